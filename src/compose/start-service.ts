@@ -50,9 +50,8 @@ interface Running {
 }
 
 /**
- * Start the service: parse config, listen at once (`/livez` answers, `/readyz` not yet), open and
- * migrate storage with retries, build the app, serve; drain and stop on SIGTERM/SIGINT
- * (`docs/operations.md`). `compose` makes the product: the reference service by default.
+ * Start the service: listen at once (`/livez` answers), open storage with retries, build the app,
+ * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`).
  */
 export async function startService(
   options: LoadConfigOptions & {
@@ -185,9 +184,8 @@ function reportStartFailure(options: { error: unknown; log: Logger; exit: (code:
 }
 
 /**
- * SIGTERM and SIGINT start the shutdown once. process.on, not once: a second signal is common
- * (`npm start`, systemd or `tini -g` signal the whole group), and its default action would kill
- * the process mid-drain.
+ * SIGTERM and SIGINT start the shutdown once; `on`, not `once`: a second signal is common (systemd,
+ * `tini -g`), and its default action would kill the process mid-drain.
  */
 function handleSignals(options: {
   shutdown: ((signal: string) => Promise<number>) & { started(): boolean };
@@ -221,9 +219,8 @@ function onceOnly(run: (signal: string) => Promise<number>) {
 }
 
 /**
- * The shutdown (`docs/operations.md`): not ready, usage written; accept for the delay (not for
- * SIGINT: no load balancer watches a terminal) with `Connection: close`; drain within the deadline;
- * close the app, the feed, the pools.
+ * The shutdown (`docs/operations.md`): not ready, usage written; accept for the delay (not on SIGINT)
+ * with `Connection: close`; drain within the deadline; close the app, the feed, the pools.
  */
 async function stop(
   options: Running & { signal: string; metricsServer?: MetricsServer; telemetry?: Telemetry },

@@ -7,10 +7,9 @@ import { gateKeyOf, judgedVerdict, knownVerdict, removedGateKey } from './remove
 import { setOrJoin } from './set-or-join.ts';
 
 /**
- * The `respond:public-lifecycle-headers` step: the spec says every response of a deprecated version
- * or endpoint carries `Deprecation`, `Sunset` and `Link`, but the lifecycle step runs once the
- * caller is identified, so answers refused before it (a 401, a 429) get the public headers here.
- * A caller's own dates (extended access) come from the lifecycle step, which this never overrides.
+ * The `respond:public-lifecycle-headers` step: every response of a deprecated version carries its
+ * headers (the spec), so answers refused before the lifecycle step (a 401, a 429) get the public
+ * ones here; a caller's own dates come from the lifecycle step, which this never overrides.
  */
 export const publicLifecycleHeadersStep = defineStep({
   needs: removedGateKey,

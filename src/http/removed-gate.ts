@@ -68,9 +68,8 @@ export interface RemovedGateOptions {
 export const removedGateKey = stepKey<RemovedGateOptions>('removed-gate');
 
 /**
- * The `gate:removed-gate` step: a removed version or endpoint answers its 410/404 problem before
- * authentication, rate limiting or any storage work, for every route and path under the version
- * but its OpenAPI document, which stays readable for migration.
+ * The `gate:removed-gate` step: a removed version or endpoint answers before any credential or
+ * storage work, for every path under it but its OpenAPI document (readable for migration).
  */
 export const removedGateStep = defineStep({
   needs: removedGateKey,

@@ -20,11 +20,8 @@ export function createStrictAjv(allErrors: boolean): Ajv {
 }
 
 /**
- * The request validator of the plugin's routes, set on each route so that no server option can
- * loosen it: Fastify's default removes unknown members, coerces types and fills defaults, so a v1
- * body with a v2-only field would pass with the field dropped in silence. Here every error is
- * listed and an unknown field is a 400 naming it. Integer query members are converted beforehand,
- * from their canonical text only (`integerCoercion`).
+ * The plugin routes' own validator, which no server option can loosen: Fastify's default drops
+ * unknown members, coerces and fills defaults; here an unknown field is a 400 naming it.
  */
 export function createRequestValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = createStrictAjv(true);

@@ -1,7 +1,6 @@
 /**
- * Stable codes of the deprecation warnings the plugin emits as Node process warnings (as Fastify's
- * `FSTDEP` ones), so an app can filter one by its code. A code never changes meaning;
- * `docs/errors.md` lists each one and a test keeps the two in step.
+ * Stable codes of the plugin's deprecation warnings (as Fastify's `FSTDEP`), so an app can filter
+ * one; `docs/errors.md` lists each and a test keeps the two in step.
  */
 export const DeprecationWarningCode = {
   HeaderStyleIso: 'VERSIONARY_DEP001',

@@ -163,11 +163,9 @@ type PayloadFn = (request: FastifyRequest, reply: FastifyReply, payload: unknown
 type WithPlan = FastifyRequest & { versionaryPlan: RoutePlan | null };
 
 /**
- * One hook per Fastify stage, each running the route's compiled function for it. Added when the
- * pipeline is made, before any plugin context, so every route of the context meets them before the
- * app's own hooks. The plan is kept on the request (`versionaryPlan`); a second pipeline serving
- * the same request keeps its own aside; `reply.callNotFound()` changes the route, so the plan is
- * looked up again.
+ * One hook per Fastify stage, added before any plugin context so every route meets them before the
+ * app's own. The plan is kept on the request (`versionaryPlan`; a second pipeline keeps its own
+ * aside) and looked up again after `reply.callNotFound()`.
  */
 function installStageHooks(app: FastifyInstance, owner: object, resolve: (request: FastifyRequest) => RoutePlan): void {
   if (!app.hasRequestDecorator('versionaryPlan')) app.decorateRequest('versionaryPlan', null);

@@ -50,10 +50,7 @@ export interface VersionaryPluginOptions {
   bundle: VersionBundle;
   /** One handler per operation id of the head, written against the newest representation. */
   handlers?: Record<string, OperationHandler>;
-  /**
-   * Instead of `handlers`: forward each version to its own upstream (`versionary gateway`). Bodies
-   * stream through unparsed; the lifecycle, usage and problems work as for handlers.
-   */
+  /** Instead of `handlers`: forward each version to its own upstream (`versionary gateway`). */
   forward?: ForwardOptions;
   /** The media-type vendor: `Accept: application/vnd.<vendor>+json; version=2`. */
   vendor: string;
@@ -65,10 +62,7 @@ export interface VersionaryPluginOptions {
   clock?: Clock;
   /** Told of every call to a deprecated or removed version or endpoint (usage monitoring). */
   onUsage?: (call: UsageEvent, request: FastifyRequest) => void;
-  /**
-   * Told once of every call that reached an operation of any version, before `onUsage`; not of
-   * calls refused before an operation is known. It runs on the request's path: keep it cheap.
-   */
+  /** Told once of every call that reached an operation, before `onUsage`: keep it cheap. */
   onCall?: (call: CallEvent, request: FastifyRequest) => void;
   /** Who is calling, for `onUsage`, `onCall` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
@@ -83,11 +77,8 @@ export interface VersionaryPluginOptions {
    */
   clientOf?: (request: FastifyRequest) => string | undefined;
   /**
-   * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it
-   * out. `document` builds it instead of the default (security schemes, more statuses, headers…),
-   * from the same inputs; it is called per request, since the lifecycle can change meanwhile.
-   * `openapiVersion` `'3.2'` writes OpenAPI 3.2 (QUERY operations under `query`); the default
-   * `'3.1'` writes them as the `x-query` extension, which 3.1 tools read.
+   * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json` (`false`: none);
+   * `document` builds it instead, per request; `openapiVersion` `'3.2'` writes QUERY under `query`.
    */
   openapi?: { title: string; document?: OpenApiDocumentBuilder; openapiVersion?: OpenApiVersion } | false;
   /** Serve the lifecycle document at `<prefix>/versions` (default true). */
@@ -96,17 +87,11 @@ export interface VersionaryPluginOptions {
   problems?: boolean;
   /** With `problems`, answer the paths under the prefix with no route as problems too (default true). */
   notFound?: boolean;
-  /**
-   * Send `api-supported-versions` and `api-deprecated-versions` on every response of the context
-   * (default true), or with `'api'` only under the API's prefix.
-   */
+  /** Send the version list headers on every response (default true), or with `'api'` under the prefix only. */
   versionListHeaders?: boolean | 'api';
   /** More steps that run once the version of a request is known, after the lifecycle's. */
   onVersionedRequest?: VersionedRequestHook[];
-  /**
-   * Check every response body against its version's schema (default true): one that breaks it is
-   * logged with the operation id and a JSON pointer, and answered 500 instead of being sent.
-   */
+  /** Check every response body against its version's schema (default true); one that breaks it is a 500. */
   validateResponses?: boolean;
 }
 
@@ -120,10 +105,7 @@ export interface OpenApiDocumentInput {
   verdict(operation: { method: string; path: string }): LifecycleVerdict;
   /** The OpenAPI version asked for (`3.1` unless the plugin's `openapi.openapiVersion` says otherwise). */
   openapiVersion: OpenApiVersion;
-  /**
-   * Fields and query parameters deprecated within versions, with the plugin clock's now, when the
-   * lifecycle has any: pass it on as `toOpenApiDocument`'s `elements` to document them.
-   */
+  /** Deprecated fields and parameters, when any: pass it on as `toOpenApiDocument`'s `elements`. */
   elements?: ElementDocumentation;
 }
 

@@ -39,9 +39,8 @@ const pagedOperations: readonly string[] = ['users.list', 'posts.list'];
 const nextLinkParameters: readonly string[] = ['limit', 'cursor'];
 
 /**
- * The deprecations of a parameter the service writes into its own `next` links: past its sunset no
- * client could page past the first page, so it goes only with its version. (`fields` is copied only
- * from the client's own request, which its sunset already refuses.)
+ * Deprecations of a parameter the service writes into its own `next` links: past its sunset no
+ * client could page on, so it goes only with its version (`fields` comes from the client).
  */
 export function emittedParameterProblems(options: {
   elements: readonly ElementDeprecation[];
