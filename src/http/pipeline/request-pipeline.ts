@@ -124,13 +124,12 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
     const url = routeUrlOf(request);
     return url === undefined ? compile(url, request.method, request.url) : planFor(url, request.method);
   });
-  let described = byServer.get(app.server);
-  if (!described) byServer.set(app.server, (described = []));
-  described.push({
+  const server = byServer.get(app.server) ?? [];
+  byServer.set(app.server, server);
+  server.push({
     plan: (url, method) => (routes.has(url) ? planFor(url, method) : undefined),
     forget: () => plans.clear(),
   });
-  const server = described;
 
   const insert = (step: AnyStep) => {
     assertListed(step);

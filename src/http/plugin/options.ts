@@ -157,14 +157,8 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   if (forward !== undefined) errors.push(...checkForward({ forward, names, hasHandlers: raw.handlers !== undefined }));
   else if (typeof handlers !== 'object' || handlers === null)
     errors.push('handlers must be an object of functions keyed by operation id');
-  else if (bundleOk && forward === undefined) {
-    errors.push(...handlerOptionProblems(bundle.head, handlers));
-  }
+  else if (bundleOk) errors.push(...handlerOptionProblems(bundle.head, handlers));
   errors.push(...pluginOptionsValidator.errors(raw, ''));
-  const prefix = raw.prefix ?? '/api';
-  const clock = raw.clock ?? { now: Date.now };
-  const openapi = raw.openapi ?? { title: 'API' };
-  const hooks = raw.onVersionedRequest ?? [];
   const lifecycle = raw.lifecycle ?? {};
   if (!isLifecycleSource(lifecycle)) errors.push(...checkLifecycleConfigShape({ config: lifecycle, versions: names }));
   if (errors.length > 0) {
@@ -179,20 +173,20 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   return {
     ...given,
     handlers: handlers as Record<string, OperationHandler>,
-    prefix: prefix as string,
+    prefix: given.prefix ?? '/api',
     lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
-    clock: clock as Clock,
+    clock: given.clock ?? { now: Date.now },
     onUsage: given.onUsage,
     onCall: given.onCall,
     clientIdOf: given.clientIdOf ?? ((request) => request.ip),
     clientOf: given.clientOf ?? given.clientIdOf ?? ((request) => request.ip),
-    openapi: openapi as ResolvedPluginOptions['openapi'],
-    versionsDocument: raw.versionsDocument !== false,
-    problems: raw.problems !== false,
-    notFound: raw.notFound !== false,
-    versionListHeaders: raw.versionListHeaders === 'api' ? 'api' : raw.versionListHeaders !== false,
-    validateResponses: raw.validateResponses !== false,
-    onVersionedRequest: hooks as VersionedRequestHook[],
+    openapi: given.openapi ?? { title: 'API' },
+    versionsDocument: given.versionsDocument !== false,
+    problems: given.problems !== false,
+    notFound: given.notFound !== false,
+    versionListHeaders: given.versionListHeaders === 'api' ? 'api' : given.versionListHeaders !== false,
+    validateResponses: given.validateResponses !== false,
+    onVersionedRequest: given.onVersionedRequest ?? [],
     forward,
   };
 }
