@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stageOf, type PayloadPhase, type RequestPhase, type RequestStage } from './phases.ts';
 import type { RouteDescription } from './route-description.ts';
-import type { PayloadStep, RequestStep } from './step-types.ts';
+import type { PayloadStep, RequestStep } from './step-definition.ts';
 
 export type Stage = (...args: never[]) => void;
 

@@ -2,8 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { requestPipeline, type RequestPipeline } from './request-pipeline.ts';
 import type { PayloadPhase } from './phases.ts';
 import type { RouteDescription } from './route-description.ts';
-import { stepId, type ListedStep, type StepDefinition, type StepKey } from './step-definition.ts';
-import type { PayloadStep, RequestStep } from './step-types.ts';
+import {
+  stepId,
+  type ListedStep,
+  type PayloadStep,
+  type RequestStep,
+  type StepDefinition,
+  type StepKey,
+} from './step-definition.ts';
 
 // The list each pipeline was given, for the parts that provide its steps' resources after.
 const lists = new WeakMap<RequestPipeline, readonly ListedStep[]>();

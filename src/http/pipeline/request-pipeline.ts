@@ -4,9 +4,9 @@ import { routeUrlOf } from '../route-url.ts';
 import { compileRoute, type Done, type PayloadDone, type RoutePlan } from './compile-route.ts';
 import { requestPhases, type PayloadPhase, type RequestPhase } from './phases.ts';
 import { describeRoute, type RouteDescription } from './route-description.ts';
-import type { PayloadStep, RequestStep } from './step-types.ts';
+import type { PayloadStep, RequestStep } from './step-definition.ts';
 
-export type { RequestStep } from './step-types.ts';
+export type { RequestStep } from './step-definition.ts';
 
 /** The steps of one Fastify context, run by one hook per Fastify stage, compiled per route. */
 export interface RequestPipeline {
