@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requestPipeline, type RequestPipeline } from './request-pipeline.ts';
-import type { PayloadPhase } from './phases.ts';
 import type { RouteDescription } from './route-description.ts';
-import {
-  stepId,
-  type ListedStep,
-  type PayloadStep,
-  type RequestStep,
-  type StepDefinition,
-  type StepKey,
-} from './step-definition.ts';
+import { stepId, type ListedStep, type StepDefinition, type StepKey } from './step-definition.ts';
 
 // The list each pipeline was given, for the parts that provide its steps' resources after.
 const lists = new WeakMap<RequestPipeline, readonly ListedStep[]>();
@@ -31,8 +23,6 @@ export function defaultSteps(app: FastifyInstance, list: readonly ListedStep[], 
 export type StepProvision<R> = readonly [key: StepKey<R>, resource: R];
 
 type Context = FastifyInstance | { app: FastifyInstance; prefix?: string | undefined };
-
-const payloadPhases: ReadonlySet<string> = new Set<PayloadPhase>(['serialize', 'respond']);
 
 /** Install, in list order, every listed step that `needs` one of the keys, made from its resource. */
 export function provideSteps<T extends readonly unknown[]>(
@@ -58,7 +48,5 @@ function install(pipeline: RequestPipeline, definition: StepDefinition, resource
   const run = definition.create(resource);
   if (!run) return;
   const appliesTo = applies ? { appliesTo: (route: RouteDescription) => applies(route, resource) } : {};
-  const step = { name, phase, thin, ...appliesTo, run };
-  if (payloadPhases.has(phase)) pipeline.respond(step as PayloadStep);
-  else pipeline.add(step as RequestStep);
+  pipeline.add({ name, phase, thin, ...appliesTo, run } as Parameters<RequestPipeline['add']>[0]);
 }

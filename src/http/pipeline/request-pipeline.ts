@@ -10,7 +10,8 @@ export type { RequestStep } from './step-definition.ts';
 
 /** The steps of one Fastify context, run by one hook per Fastify stage, compiled per route. */
 export interface RequestPipeline {
-  add(step: RequestStep): void;
+  /** A step of any phase; one of `serialize` or `respond` may replace the payload. */
+  add(step: AnyStep): void;
   /** A step of `respond` (the default) or `serialize`: it may replace the payload. */
   respond(step: PayloadStep): void;
   /** The product's steps in order (`phase:name`); a step the list does not name is refused. */
