@@ -52,7 +52,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   // The same parts, in the same order, as `versionaryLoop` registers in a team's app. A part's start
   // failure names the part; the service reports the configuration's own error.
   const { releases, defaultDeprecated, ...access } = product.defaults;
-  const state = await registerParts(app as FastifyInstance, {
+  const state = await registerLoopParts(app as FastifyInstance, {
     bundle,
     vendor: api.vendor,
     title: api.title,
@@ -72,6 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     ...access,
     ownsApp: true,
     ...pickDefined(options, ['onVersionedRequest', 'onBootstrapKey', 'noticeChannels', 'recordUsage']),
+  }).catch((error: unknown) => {
+    throw (error as Partial<StartFailure>).versionaryError ?? error;
   });
   const context = partsContext(app as FastifyInstance, state) as LifecycleContext;
   for (const feature of product.features) await feature.install(context);
@@ -79,14 +81,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     await Promise.all([context.recorder.flush(), context.operations?.flush()]);
   };
   return Object.assign(app as FastifyInstance, { flushUsage });
-}
-
-async function registerParts(app: FastifyInstance, options: Parameters<typeof registerLoopParts>[1]) {
-  try {
-    return await registerLoopParts(app, options);
-  } catch (error) {
-    throw (error as Partial<StartFailure>).versionaryError ?? error;
-  }
 }
 
 export type ServiceApp = FastifyInstance & {

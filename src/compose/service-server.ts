@@ -171,27 +171,22 @@ function startingHandler(request: IncomingMessage, response: ServerResponse): vo
   }
   // The body is left unread; keep the connection only if there is none.
   request.resume();
-  sendProblem(
-    request,
-    response,
-    new VersionaryError({
-      code: ErrorCode.StorageUnavailable,
-      detail: 'The service is starting and cannot reach its database yet. Retry in 2 seconds.',
-      headers: { 'retry-after': '2' },
-    }),
-  );
+  sendProblem(request, response, starting);
 }
 
+const starting = new VersionaryError({
+  code: ErrorCode.StorageUnavailable,
+  detail: 'The service is starting and cannot reach its database yet. Retry in 2 seconds.',
+  headers: { 'retry-after': '2' },
+});
+
 /** After the drain: every request a 503 problem that sends the client elsewhere. */
-function closingHandler(request: IncomingMessage, response: ServerResponse): void {
+const shuttingDown = new VersionaryError({
+  code: ErrorCode.ShuttingDown,
+  detail: 'This instance is shutting down; retry, and the load balancer sends the request to another one.',
+  headers: { 'retry-after': '1', connection: 'close' },
+});
+const closingHandler: Handler = (request, response) => {
   request.resume();
-  sendProblem(
-    request,
-    response,
-    new VersionaryError({
-      code: ErrorCode.ShuttingDown,
-      detail: 'This instance is shutting down; retry, and the load balancer sends the request to another one.',
-      headers: { 'retry-after': '1', connection: 'close' },
-    }),
-  );
-}
+  sendProblem(request, response, shuttingDown);
+};

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
@@ -41,26 +41,7 @@ export const cachingResponseStep = defineStep({
   phase: 'respond',
   name: 'caching',
   thin: true,
-  create: (options) => cachingStep(options),
-});
-
-// A tag list longer than any real one is refused, as documented, rather than scanned on every request.
-function refuseLongConditionals(request: FastifyRequest): void {
-  for (const name of ['if-none-match', 'if-match'] as const) {
-    const value = request.headers[name];
-    if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
-      errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
-    });
-  }
-}
-
-function cachingStep(
-  options: CachingOptions,
-): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown {
-  return (request, reply, payload) => {
+  create: (options) => (request, reply, payload) => {
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe || reply.statusCode !== 200) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -81,5 +62,18 @@ function cachingStep(
       return '';
     }
     return payload;
-  };
+  },
+});
+
+// A tag list longer than any real one is refused, as documented, rather than scanned on every request.
+function refuseLongConditionals(request: FastifyRequest): void {
+  for (const name of ['if-none-match', 'if-match'] as const) {
+    const value = request.headers[name];
+    if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
+      errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
+    });
+  }
 }

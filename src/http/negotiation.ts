@@ -23,7 +23,8 @@ export function createVersionRewriter(options: VersionRewriterOptions): (req: In
   return (req) => {
     const url = req.url ?? '/';
     if (!isUnversionedPath(scope, url, reserved)) return url;
-    const info = parseAccept(headerOf(req.headers.accept), { vendor: options.vendor });
+    const accept = req.headers.accept;
+    const info = parseAccept(Array.isArray(accept) ? accept.join(', ') : accept, { vendor: options.vendor });
     const [version] = info.versions;
     if (info.versions.length !== 1 || info.malformed.length > 0 || !options.bundle.byNumber(version!)) return url;
     return `${base}v${version}/${url.slice(base.length)}`;
@@ -67,7 +68,3 @@ export const negotiationStep = defineStep({
     };
   },
 });
-
-function headerOf(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}

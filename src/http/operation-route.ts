@@ -44,10 +44,7 @@ export function versionSteps(
   operation: OperationSpec,
   asCalled: (request: FastifyRequest) => OperationSpec = () => operation,
 ): RequestStep[] {
-  return versionRouteSteps(scope, {
-    operationOf: () => operation,
-    calledOf: (request) => asCalled(request),
-  });
+  return versionRouteSteps(scope, { operationOf: () => operation, calledOf: asCalled });
 }
 
 /** The query's integers, the deprecated elements used, and the body's media type, each only where it applies. */

@@ -129,12 +129,8 @@ function fromInput(input: UserInput): UserValues {
 }
 
 function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
-  const values: UserValues = {
-    name: current.name,
-    email: current.email,
-    nickname: current.nickname,
-    status: current.status,
-  };
+  const { name, email, nickname, status } = current;
+  const values: UserValues = { name, email, nickname, status };
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.status !== undefined) values.status = patch.status;
   if (patch.email !== undefined) values.email = patch.email;
