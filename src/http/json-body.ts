@@ -6,13 +6,9 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
- * Parse JSON bodies strictly, for every JSON media type the service takes:
- * - a `Content-Encoding` other than `identity` is 415 (the server decodes none), checked before
- *   the body is read;
- * - a `charset` other than UTF-8 is 415 (JSON is UTF-8, RFC 8259);
- * - bytes that are not valid UTF-8 are 400, rather than silently becoming U+FFFD;
- * - a NUL character (U+0000) in any string or member name is 400: SQLite would cut the string
- *   there and PostgreSQL cannot store it, so refusing it is the one answer every store keeps.
+ * Parse JSON bodies strictly: a `Content-Encoding` other than `identity` or a charset other than
+ * UTF-8 is 415; invalid UTF-8 is 400, not U+FFFD; a NUL (U+0000) is 400, since SQLite would cut
+ * the string there and PostgreSQL cannot store it.
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');

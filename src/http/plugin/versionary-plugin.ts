@@ -257,10 +257,8 @@ function registerOpenApiRoutes(
 
 /**
  * The Versionary Fastify plugin: every operation of every version as its own validated route,
- * version negotiation, RFC 9457 problems, lifecycle headers (`Deprecation`, `Sunset`, `Link`,
- * `Warning`), 410 after the sunset, usage callbacks (`onUsage` for deprecated calls, `onCall` for
- * every call), and each version's OpenAPI document.
- * Options are checked at registration; a bad option fails `register` with every problem listed.
+ * negotiation, RFC 9457 problems, lifecycle headers, 410 after the sunset, usage callbacks and each
+ * version's OpenAPI document. A bad option fails `register` with every problem listed.
  *
  * @example
  * ```ts

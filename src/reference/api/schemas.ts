@@ -5,18 +5,13 @@ import { freeTextPattern } from '../../core/text/free-text.ts';
 // Free text refuses U+0000 (a 400), as every JSON body does: each field says so with its pattern.
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: freeTextPattern } as const;
 const email = { type: 'string', pattern: emailPattern, maxLength: 254, description: emailRule } as const;
+const shownName = { type: 'string', minLength: 1, maxLength: 100, pattern: freeTextPattern } as const;
 const nickname = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 100,
-  pattern: freeTextPattern,
+  ...shownName,
   description: 'The name shown for the user. Same value as `displayName`, its new name in v2.',
 } as const;
 const displayName = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 100,
-  pattern: freeTextPattern,
+  ...shownName,
   description: 'The name shown for the user; takes the place of `nickname`. A request that sends both keeps this one.',
 } as const;
 const status = { type: 'string', enum: ['active', 'inactive', 'pending'] } as const;
@@ -56,8 +51,8 @@ export const headSchemas = {
     properties: {
       name,
       email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule },
-      nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100, pattern: freeTextPattern },
-      displayName: { type: ['string', 'null'], minLength: 1, maxLength: 100, pattern: freeTextPattern },
+      nickname: { ...shownName, type: ['string', 'null'] },
+      displayName: { ...shownName, type: ['string', 'null'] },
       status,
     },
   },
