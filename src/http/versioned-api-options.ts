@@ -23,13 +23,7 @@ export interface VersionedApiOptions {
   };
 }
 
-export interface ElementUseEvent {
-  request: FastifyRequest;
-  reply: FastifyReply;
-  version: ApiVersion;
-  operation: OperationSpec;
-  used: readonly ElementDeprecation[];
-}
+export type ElementUseEvent = Parameters<VersionedRequestHook>[0] & { used: readonly ElementDeprecation[] };
 
 /** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
 export type VersionedRequestHook = ((options: {
@@ -38,7 +32,11 @@ export type VersionedRequestHook = ((options: {
   version: ApiVersion;
   operation: OperationSpec;
 }) => void | Promise<void>) & {
-  /** Whether the hook can do anything for a key now: its step is compiled only where it can. */
+  /**
+   * Whether the hook can do anything for a version and operation as things stand (every one when
+   * absent): its step is compiled only into the routes where it can. Asked again after the
+   * pipeline's plans are invalidated.
+   */
   appliesTo?: (key: { version: string; method: string; path: string }) => boolean;
 };
 

@@ -11,7 +11,6 @@ import {
   type DecisionTableSource,
   type RequestFacts,
 } from '../../core/rulebook/index.ts';
-import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
 import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
 import type { VersionedRequestHook } from '../versioned-api-options.ts';
 import { reportUsage, type ResolvedPluginOptions } from './options.ts';
@@ -101,12 +100,7 @@ function liveLifecycleHook(
 
 const noRoles: readonly string[] = Object.freeze([]);
 
-interface Call {
-  request: FastifyRequest;
-  reply: FastifyReply;
-  version: ApiVersion;
-  operation: OperationSpec;
-}
+type Call = Parameters<VersionedRequestHook>[0];
 
 /** Core's `decide` on the compiled table for every call, once its caller is known (as nginx's Lua). */
 function rulebookHook(

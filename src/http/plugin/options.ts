@@ -119,16 +119,7 @@ export interface OpenApiDocumentInput {
  */
 export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<string, unknown>;
 
-export interface ResolvedPluginOptions extends Required<
-  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'onCall' | 'clientIdOf' | 'clientOf' | 'forward'>
-> {
-  forward: ForwardOptions | undefined;
-  lifecycle: LifecycleConfig | LifecycleSource;
-  onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
-  onCall: ((call: CallEvent, request: FastifyRequest) => void) | undefined;
-  clientIdOf: (request: FastifyRequest) => string;
-  clientOf: (request: FastifyRequest) => string | undefined;
-}
+export type ResolvedPluginOptions = ReturnType<typeof resolvePluginOptions>;
 
 /**
  * Whether a lifecycle option is a source (it answers verdicts) rather than a plain config.
@@ -143,7 +134,7 @@ export function isLifecycleSource(value: unknown): value is LifecycleSource {
 }
 
 /** Check the plugin options and apply defaults, throwing one error that lists every problem. */
-export function resolvePluginOptions(options: VersionaryPluginOptions): ResolvedPluginOptions {
+export function resolvePluginOptions(options: VersionaryPluginOptions) {
   const errors: string[] = [];
   const raw = (options ?? {}) as unknown as Record<string, unknown>;
   const bundle = raw.bundle as VersionBundle | undefined;
@@ -184,7 +175,7 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     versionsDocument: given.versionsDocument !== false,
     problems: given.problems !== false,
     notFound: given.notFound !== false,
-    versionListHeaders: given.versionListHeaders === 'api' ? 'api' : given.versionListHeaders !== false,
+    versionListHeaders: given.versionListHeaders === 'api' ? ('api' as const) : given.versionListHeaders !== false,
     validateResponses: given.validateResponses !== false,
     onVersionedRequest: given.onVersionedRequest ?? [],
     forward,
