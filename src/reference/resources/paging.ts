@@ -4,14 +4,7 @@ import type { OperationContext } from '../../http/index.ts';
 import type { Page } from '../../kernel/ports/index.ts';
 import { encodeCursor, type PageRequest } from './params.ts';
 
-export type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
-
-/** The newest list representation, with its `Link` header. */
-export interface ListResult<Item> {
-  status: 200;
-  body: { data: Item[]; meta: { limit: number; nextCursor: string | null; next: string | null } };
-  headers: Record<string, string> | undefined;
-}
+type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
 
 /** A page as the newest list representation, with a `Link: rel="next"` that keeps `limit` and `fields`. */
 export function toListResult<T, Item>(options: {
@@ -20,7 +13,7 @@ export function toListResult<T, Item>(options: {
   page: Page<T>;
   request: PageRequest;
   toItem: (item: T) => Item;
-}): ListResult<Item> {
+}) {
   const { ctx, path, page, request } = options;
   const nextCursor = page.nextAfter === null ? null : encodeCursor(page.nextAfter);
   const params = new URLSearchParams({ limit: String(request.limit) });
@@ -28,7 +21,7 @@ export function toListResult<T, Item>(options: {
   if (ctx.query.fields !== undefined) params.set('fields', ctx.query.fields);
   const next = nextCursor ? ctx.url(`${path}?${params.toString()}`) : null;
   return {
-    status: 200,
+    status: 200 as const,
     body: { data: page.items.map(options.toItem), meta: { limit: request.limit, nextCursor, next } },
     headers: next ? { link: `<${next}>; rel="next"` } : undefined,
   };

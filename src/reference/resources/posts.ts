@@ -6,15 +6,17 @@ import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { isVisible, ownerScopeOf } from '../../loop/management/clients/tenancy.ts';
 
-export interface PostHandlersOptions {
+type PostHandlers = Pick<HandlerMap<ApiHead>, `posts.${'list' | 'get' | 'create' | 'delete'}`>;
+
+export function createPostHandlers({
+  users,
+  posts,
+  clock,
+}: {
   users: UserStore;
   posts: PostStore;
   clock: Clock;
-}
-
-export type PostHandlers = Pick<HandlerMap<ApiHead>, `posts.${'list' | 'get' | 'create' | 'delete'}`>;
-
-export function createPostHandlers({ users, posts, clock }: PostHandlersOptions): PostHandlers {
+}): PostHandlers {
   // Posts belong to their user's owner: a user another client owns is 404, and so are its posts.
   const requireUser = async (ctx: Pick<OperationContext, 'request'> & { params: { id: string } }) => {
     const id = parseId({ raw: ctx.params.id, what: 'user' });

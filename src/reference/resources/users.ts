@@ -7,11 +7,6 @@ import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { creatorOf, isVisible, ownerScopeOf } from '../../loop/management/clients/tenancy.ts';
 
-export interface UserHandlersOptions {
-  users: UserStore;
-  clock: Clock;
-}
-
 type UserInput = ComponentType<ApiHead, 'UserInput'>;
 type UserPatch = ComponentType<ApiHead, 'UserPatch'>;
 type UserBody = ComponentType<ApiHead, 'User'>;
@@ -19,12 +14,9 @@ type UserDetailBody = ComponentType<ApiHead, 'UserDetail'>;
 
 const maxAttempts = 5;
 
-export type UserHandlers = Pick<
-  HandlerMap<ApiHead>,
-  `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`
->;
+type UserHandlers = Pick<HandlerMap<ApiHead>, `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`>;
 
-export function createUserHandlers({ users, clock }: UserHandlersOptions): UserHandlers {
+export function createUserHandlers({ users, clock }: { users: UserStore; clock: Clock }): UserHandlers {
   const at = () => new Date(clock.now()).toISOString();
 
   // Read, check If-Match, write conditionally; a concurrent writer makes us read again.
