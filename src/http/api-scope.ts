@@ -1,11 +1,4 @@
-interface ApiRoute {
-  version: string;
-  /** The path after the version as the router spells it, `/users/:id`. */
-  path: string;
-  /** The same path as OpenAPI spells it, `/users/{id}`: the lifecycle's and usage's endpoint key. */
-  template: string;
-  isDocument: boolean;
-}
+type ApiRoute = NonNullable<ReturnType<typeof splitRoute>>;
 
 /** A version's OpenAPI document, below the version: `<prefix>/<version>/openapi.json`. */
 export const versionDocumentPath = '/openapi.json';
@@ -79,7 +72,8 @@ function isVersionSegment(segment: string): boolean {
   return true;
 }
 
-function splitRoute(pattern: string, prefix: string, version: string | undefined): ApiRoute | undefined {
+/** `path` as the router spells it (`/users/:id`), `template` as OpenAPI does: the lifecycle's key. */
+function splitRoute(pattern: string, prefix: string, version: string | undefined) {
   if (!version) return undefined;
   const path = pattern.slice(prefix.length + 1 + version.length) || '/';
   const template = path.replace(/:([^/]+)/g, '{$1}');

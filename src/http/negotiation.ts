@@ -8,15 +8,15 @@ import type { VersionBundle } from '../core/versions/index.ts';
 /** The segments under the prefix that name no version's resource: `Accept` never moves them. */
 export const reservedSegments: readonly string[] = ['versions', 'deprecations'];
 
-export interface VersionRewriterOptions {
-  bundle: VersionBundle;
+interface NegotiationOptions {
   prefix: string;
-  vendor: string;
   reserved?: string[];
 }
 
 /** Fastify's `rewriteUrl`: `/api/users` whose `Accept` names a version is routed as `/api/v<n>/users`. */
-export function createVersionRewriter(options: VersionRewriterOptions): (req: IncomingMessage) => string {
+export function createVersionRewriter(
+  options: NegotiationOptions & { bundle: VersionBundle; vendor: string },
+): (req: IncomingMessage) => string {
   const scope = createApiScope(options.prefix);
   const base = `${options.prefix}/`;
   const reserved = new Set(options.reserved ?? []);
@@ -38,12 +38,7 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
   return !reserved.has(segment);
 }
 
-export interface NegotiationStepOptions {
-  prefix: string;
-  reserved?: string[];
-}
-
-export const negotiationKey = stepKey<NegotiationStepOptions>('negotiation');
+export const negotiationKey = stepKey<NegotiationOptions>('negotiation');
 
 /** The `gate:negotiation` step: the rewriter's decision, read back from the URLs into the request state. */
 export const negotiationStep = defineStep({
