@@ -52,27 +52,16 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
   }
-  // Without the loop's list (the plugin on an app of its own), the plugin's steps come from its own.
   defaultSteps(app, pluginSteps, prefix);
   // In this order: without the loop's list, a phase's steps run in the order they are installed.
   provideSteps({ app, prefix }, [[negotiationKey, { prefix }]]);
   if (o.problems) provideSteps({ app, prefix }, [[unversionedVaryKey, {}]]);
   provideSteps({ app, prefix }, [
     [versionListHeadersKey, { lifecycle, versionListHeaders: o.versionListHeaders, prefix }],
-    // Removed versions and endpoints answer in onRequest, before anything else the app does.
-    [
-      removedGateKey,
-      {
-        lifecycle,
-        prefix,
-        clock,
-        onRemovedCall: (call, request) => reportUsage(o, request, call),
-      },
-    ],
+    [removedGateKey, { lifecycle, prefix, clock, onRemovedCall: (call, request) => reportUsage(o, request, call) }],
     // The client on traces and the call counter: only one the app identifies, never the address.
     [telemetryKey, { prefix, clientOf: options.clientOf ?? options.clientIdOf }],
   ]);
-  // With a compiled table (the loop's), core's `decide` judges every call of every version's routes.
   const onVersionedRequest = [lifecycleHookOf(app, o, lifecycle), ...o.onVersionedRequest];
   const onCall = o.onCall;
   const onOperationCall: OperationCallListener | undefined = onCall
@@ -109,7 +98,6 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     const document = lifecycle.document?.bind(lifecycle);
     if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
   };
-  // Problems on the plugin's own routes and under its prefix only: the app's root handlers stay its own.
   if (o.problems)
     await installPrefixProblems(
       app,
