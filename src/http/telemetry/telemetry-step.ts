@@ -115,7 +115,10 @@ function recordingSpanOf(request: FastifyRequest): Span | undefined {
 // The API's no-op meter hands out one shared counter: a counter that is it records nothing.
 const noopCounter = createNoopMeter().createCounter(versionaryMeter.calls);
 
-/** The `versionary.calls` counter, made again when the provider changes (one made before is a no-op). */
+/**
+ * The `versionary.calls` counter, made again when the provider changes (one made before is a no-op).
+ * @internal exported for the tests
+ */
 export function createCallCounter(): () => Counter | undefined {
   let provider: MeterProvider | undefined;
   let counter: Counter | undefined;
@@ -133,7 +136,10 @@ export function createCallCounter(): () => Counter | undefined {
   };
 }
 
-/** A label that keeps at most `limit` distinct values (later ones are `other`): a backend pays per series. */
+/**
+ * A label that keeps at most `limit` distinct values (later ones are `other`): a backend pays per series.
+ * @internal exported for the tests
+ */
 export function createBoundedValues(limit: number): (value: string) => string {
   const seen = new Set<string>();
   return (value) => {
