@@ -14,23 +14,20 @@ import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { requestHeadLimit } from '../kernel/app/request-head.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 
-/** Options for `buildApp`: the product, what `src/server.ts` read and opened, and the seams tests and the bench use. */
 export interface BuildAppOptions
   extends
     Pick<ServiceOptions, 'ops' | 'rateLimitStore'>,
     Pick<VersionaryLoopOptions, 'onBootstrapKey' | 'onVersionedRequest' | 'noticeChannels'> {
-  /** What the app is: the reference service's users and posts (`referenceProduct`), the gateway's forwarding. */
   product: LoopProduct;
   config: ServiceConfig;
   storage: Storage;
   clock: Clock;
   /** Record usage (the usage part). On unless `false`: the benchmark turns it off to measure its cost. */
   recordUsage?: boolean;
-  /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
 }
 
-/** Build an app of the loop's parts for a product without listening: tests call `inject()`, `server.ts` calls `listen()`. */
+/** Build an app of the loop's parts for a product, without listening. */
 export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   const { config, product } = options;
   const { bundle, api } = product;
@@ -52,11 +49,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     // Closing is handled in the composition root, which answers with a problem body, not Fastify's plain JSON.
     return503OnClosing: false,
   });
-  // The loop's parts are the whole app: the same parts, in the same order, as `versionaryLoop`
-  // registers in a team's app, on the root, with what the server read and opened as their seams.
-  // A part's start failure names the part; the service reports the configuration's own error, as it did before it listened.
+  // The same parts, in the same order, as `versionaryLoop` registers in a team's app. A part's start
+  // failure names the part; the service reports the configuration's own error.
   const { releases, defaultDeprecated, ...access } = product.defaults;
-  const state = await registerParts(app as FastifyInstance, {
+  const state = await registerLoopParts(app as FastifyInstance, {
     bundle,
     vendor: api.vendor,
     title: api.title,
@@ -76,8 +72,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     ...access,
     ownsApp: true,
     ...pickDefined(options, ['onVersionedRequest', 'onBootstrapKey', 'noticeChannels', 'recordUsage']),
+  }).catch((error: unknown) => {
+    throw (error as Partial<StartFailure>).versionaryError ?? error;
   });
-  // The product's features get what every part provides (the lifecycle's runtime, usage's recorder).
   const context = partsContext(app as FastifyInstance, state) as LifecycleContext;
   for (const feature of product.features) await feature.install(context);
   const flushUsage = async () => {
@@ -86,16 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   return Object.assign(app as FastifyInstance, { flushUsage });
 }
 
-async function registerParts(app: FastifyInstance, options: Parameters<typeof registerLoopParts>[1]) {
-  try {
-    return await registerLoopParts(app, options);
-  } catch (error) {
-    throw (error as Partial<StartFailure>).versionaryError ?? error;
-  }
-}
-
-/** The built service: a Fastify app, plus what the composition root calls on shutdown. */
 export type ServiceApp = FastifyInstance & {
-  /** Write the buffered usage records now (the first step of a shutdown, so a kill after it loses none). */
+  /** Write the buffered usage records now (the first step of a shutdown). */
   flushUsage(): Promise<void>;
 };

@@ -1,13 +1,8 @@
 import type { Server } from 'node:net';
 
-/** The code of a start that could not listen: its message is already written for people. */
 const LISTEN_FAILED = 'LISTEN_FAILED';
 
-/**
- * Listen on `port` of `host`, or fail with one line that names the port, the address and what
- * to do, rather than Node's bare `listen EADDRINUSE`. `setting` names where the port was set
- * (`PORT`, `VERSIONARY_METRICS_PORT`).
- */
+/** Listen, or fail with one line that says what to do, naming the `setting` that set the port. */
 export async function listenOrExplain(
   server: Server,
   options: { port: number; host: string; setting: string },

@@ -1,13 +1,7 @@
 import type { startService } from './start-service.ts';
 import { assertPeers, peersFor, type PeerSurface } from '../loop/storage/peer-packages.ts';
 
-/**
- * Import the reference service's composition, which needs packages that a library install leaves
- * out (database drivers, Redis, mail, the portal's renderer: optional peer dependencies of the
- * package). First, every package that this environment's configuration needs and lacks is named
- * at once, with the `npm install` line that adds them (`peersFor`): `pg` only for PostgreSQL,
- * `ioredis` only with Redis, `nodemailer` only for SMTP.
- */
+/** Import the service's composition, after naming every optional peer it needs and lacks at once. */
 export async function loadStartService(
   env: Record<string, string | undefined>,
   surface: PeerSurface = 'service',
@@ -16,11 +10,7 @@ export async function loadStartService(
   return (await importServiceModule(() => import('./start-service.ts'))).startService;
 }
 
-/**
- * Import a module of the service (storage, the app); with `env`, after checking the packages its
- * configuration needs, as {@link loadStartService} does. A package missing all the same (one no
- * configuration names) gets the same message rather than Node's bare `ERR_MODULE_NOT_FOUND`.
- */
+/** Import a module of the service; a missing package gets the install message, not `ERR_MODULE_NOT_FOUND`. */
 export async function importServiceModule<T>(
   load: () => Promise<T>,
   env?: Record<string, string | undefined>,

@@ -2,16 +2,11 @@ import Fastify from 'fastify';
 import type { ServiceMetrics } from '../kernel/ops/metrics.ts';
 import { listenOrExplain } from './listen.ts';
 
-/** The metrics port's server, closed with the service. */
 export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/**
- * `/metrics` on a port of its own (`VERSIONARY_METRICS_PORT`), kept off the API's port so that a
- * scrape never meets the API's limits or credentials: a Fastify app of one route, whose unknown
- * paths answer an RFC 9457 problem like every other answer of the service.
- */
+/** `/metrics` on a port of its own, so a scrape never meets the API's limits or credentials. */
 export async function serveMetrics(options: {
   metrics: ServiceMetrics;
   port: number;

@@ -8,41 +8,24 @@ import { requestHeadLimit } from '../kernel/app/request-head.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** Options for {@link createServiceServer}. */
 export interface ServiceServerOptions {
-  /** The client timeouts of the config file (`timeouts`), applied to this, the listening server. */
   timeouts: TimeoutSettings;
-  /**
-   * While draining, a connection with no request under way is closed once it has been silent
-   * this long since the drain began (or since its last answer): long enough that a request already
-   * on the wire is read and answered instead of reset. 1000 ms by default.
-   */
+  /** While draining, an idle connection is closed once silent this long (1000 ms by default). */
   idleGraceMs?: number;
 }
 
 /**
- * The service's HTTP server, owned by the composition root rather than Fastify so that it can
- * listen before the app exists (`/livez` answers while the database is still unreachable) and
- * drain on shutdown without resetting a request that was already sent (`docs/operations.md`).
+ * The service's HTTP server, owned by the composition root so it listens before the app exists and
+ * drains on shutdown without resetting a request already sent (`docs/operations.md`).
  */
 export interface ServiceServer {
   server: Server;
-  /** Route requests to `handler` from now on (the app, once it is built). */
   use(handler: Handler): void;
-  /** Requests received and not yet answered. */
   inFlight(): number;
-  /** Open connections. */
   connections(): number;
-  /**
-   * Keep accepting, but answer every request from now on (and every one under way) with
-   * `Connection: close`, so that clients move to another instance as they finish.
-   */
+  /** Keep accepting, but answer every request with `Connection: close`, so clients move elsewhere. */
   beginDrain(): void;
-  /**
-   * Stop accepting, then wait, at most `deadlineMs`, until every connection has answered and
-   * closed; a connection that stays silent for the idle grace is closed. Resolves with the number
-   * of requests still running at the deadline (cut).
-   */
+  /** Stop accepting and wait for every connection to close; resolves with the requests cut at the deadline. */
   drain(deadlineMs: number): Promise<number>;
   /** Answer every later request with a `SHUTTING_DOWN` problem, and close every connection. */
   close(): Promise<void>;
@@ -50,13 +33,12 @@ export interface ServiceServer {
 
 interface Connection {
   socket: Socket;
-  /** Its requests not yet answered, oldest first: one, or more when the client pipelines. */
+  /** Its requests not yet answered, oldest first (more than one when the client pipelines). */
   unanswered: ServerResponse[];
   quietSince: number;
   bytesSeen: number;
 }
 
-/** Create the server, answering with the starting handler until {@link ServiceServer.use}. */
 export function createServiceServer(options: ServiceServerOptions): ServiceServer {
   const { timeouts } = options;
   const idleGraceMs = options.idleGraceMs ?? 1000;
@@ -111,7 +93,6 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
     });
   });
 
-  /** Close the connections that answered everything and stayed silent for the grace period. */
   const sweep = () => {
     const now = Date.now();
     for (const connection of open.values()) {
@@ -190,27 +171,22 @@ function startingHandler(request: IncomingMessage, response: ServerResponse): vo
   }
   // The body is left unread; keep the connection only if there is none.
   request.resume();
-  sendProblem(
-    request,
-    response,
-    new VersionaryError({
-      code: ErrorCode.StorageUnavailable,
-      detail: 'The service is starting and cannot reach its database yet. Retry in 2 seconds.',
-      headers: { 'retry-after': '2' },
-    }),
-  );
+  sendProblem(request, response, starting);
 }
 
+const starting = new VersionaryError({
+  code: ErrorCode.StorageUnavailable,
+  detail: 'The service is starting and cannot reach its database yet. Retry in 2 seconds.',
+  headers: { 'retry-after': '2' },
+});
+
 /** After the drain: every request a 503 problem that sends the client elsewhere. */
-function closingHandler(request: IncomingMessage, response: ServerResponse): void {
+const shuttingDown = new VersionaryError({
+  code: ErrorCode.ShuttingDown,
+  detail: 'This instance is shutting down; retry, and the load balancer sends the request to another one.',
+  headers: { 'retry-after': '1', connection: 'close' },
+});
+const closingHandler: Handler = (request, response) => {
   request.resume();
-  sendProblem(
-    request,
-    response,
-    new VersionaryError({
-      code: ErrorCode.ShuttingDown,
-      detail: 'This instance is shutting down; retry, and the load balancer sends the request to another one.',
-      headers: { 'retry-after': '1', connection: 'close' },
-    }),
-  );
-}
+  sendProblem(request, response, shuttingDown);
+};

@@ -23,9 +23,7 @@ import { thinRouting } from '../http/thin/thin-plane.ts';
 import { problemErrorHandler } from '../http/problem-handling.ts';
 import { requestIdOf } from '../kernel/ops/request-id.ts';
 
-/** A started service. */
 export interface RunningService {
-  /** Where it listens. */
   address: AddressInfo;
   /** Resolves once the app serves requests (the database reached and migrated). */
   ready: Promise<void>;
@@ -33,10 +31,8 @@ export interface RunningService {
   shutdown(signal: string): Promise<number>;
 }
 
-/** The product a configuration makes: the reference service's users and posts, the gateway's forwarding. */
 type Compose = (config: ServiceConfig) => Promise<LoopProduct>;
 
-/** What startService keeps between its steps. */
 interface StartState {
   closing: boolean;
   storage?: Storage;
@@ -44,7 +40,6 @@ interface StartState {
   app?: ServiceApp;
 }
 
-/** What serving and stopping share: the configuration, the state, the server, Redis and the log. */
 interface Running {
   config: ServiceConfig;
   state: StartState;
@@ -54,18 +49,15 @@ interface Running {
 }
 
 /**
- * Start the service: parse config, listen at once (`/livez` answers, `/readyz` does not yet), open
- * and migrate storage, retrying with backoff while the database is unreachable, build the app,
- * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`). `compose` makes the product the
- * app is built of: the reference service by default, the gateway for `versionary gateway`.
+ * Start the service: listen at once (`/livez` answers), open storage with retries, build the app,
+ * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`).
  */
 export async function startService(
   options: LoadConfigOptions & {
     exit?: (code: number) => void;
     compose?: Compose;
-    /** The service's clock; the system's by default. Tests move time with one of their own. */
     clock?: Clock;
-    /** The OpenTelemetry SDK, when started: shut down last, so that the shutdown's own spans are exported too. */
+    /** The OpenTelemetry SDK, when started: shut down last, so the shutdown's own spans are exported. */
     telemetry?: Telemetry;
   },
 ): Promise<RunningService> {
@@ -109,20 +101,17 @@ export async function startService(
   return { address, ready: ready.catch(() => {}), shutdown };
 }
 
-/**
- * One pass before listening that reports every error at once: the configuration's, the
- * composition's (the gateway's documents) and the lifecycle policy's, in one message, so that a
- * bad start never listens.
- */
+/** One pass before listening that reports every error at once (config, composition, policy). */
 async function checkBeforeListening(compose: Compose, options: LoadConfigOptions) {
   const { config, errors: problems } = readConfig(options);
   let product: LoopProduct | undefined;
   try {
     product = await compose(config);
   } catch (error) {
-    problems.push(...(problemsOf(error) ?? rethrow(error)));
+    const found = problemsOf(error);
+    if (!found) throw error;
+    problems.push(...found);
   }
-  // A product that could not be made reports its policy problems with its own (the gateway's section names its versions).
   if (product)
     problems.push(
       ...policyProblems({
@@ -136,13 +125,12 @@ async function checkBeforeListening(compose: Compose, options: LoadConfigOptions
   return { config, product };
 }
 
-/** Open storage (retrying), build the app from the loop's parts, and serve it once it is ready. */
 async function serveWhenReady(
   options: Running & {
     product: LoopProduct;
     metrics: ServiceMetrics;
     clock: Clock;
-    /** An OpenTelemetry SDK is started: every call keeps Fastify's request span (no thin data plane). */
+    /** An OpenTelemetry SDK is started: no thin data plane, so every call keeps Fastify's span. */
     telemetry: boolean;
   },
 ): Promise<void> {
@@ -183,11 +171,7 @@ async function serveWhenReady(
   log.info({ port: (options.service.server.address() as AddressInfo).port }, 'ready');
 }
 
-/**
- * A configuration, policy or handler error is told once, without a stack (it is no bug of the
- * code); anything else keeps its stack for the report. Also in plain words on stderr, where an
- * operator looks first when a process will not start.
- */
+/** A VersionaryError is told without a stack (no bug of the code); also on stderr, where operators look first. */
 function reportStartFailure(options: { error: unknown; log: Logger; exit: (code: number) => void }): void {
   const { error, log } = options;
   if (isVersionaryError(error)) log.fatal({ code: error.code, detail: error.detail }, 'cannot start');
@@ -199,10 +183,8 @@ function reportStartFailure(options: { error: unknown; log: Logger; exit: (code:
 }
 
 /**
- * SIGTERM and SIGINT start the shutdown once. process.on, not once: a second signal is common
- * (`npm start` forwards one, and systemd, `tini -g` or `kill -- -PGID` signal the whole group),
- * and with no handler left its default action would kill the process mid-drain, losing what the
- * drain and the final flush would keep.
+ * SIGTERM and SIGINT start the shutdown once; `on`, not `once`: a second signal is common (systemd,
+ * `tini -g`), and its default action would kill the process mid-drain.
  */
 function handleSignals(options: {
   shutdown: ((signal: string) => Promise<number>) & { started(): boolean };
@@ -230,17 +212,14 @@ function handleSignals(options: {
   process.on('SIGINT', onSignal);
 }
 
-/** `run` once, whatever the signal that asks again: later calls get the first call's result. */
 function onceOnly(run: (signal: string) => Promise<number>) {
   let running: Promise<number> | undefined;
   return Object.assign((signal: string) => (running ??= run(signal)), { started: () => running !== undefined });
 }
 
 /**
- * The shutdown sequence (`docs/operations.md`): not ready at once, and the usage buffer written;
- * keep accepting for the delay (not for SIGINT: no load balancer watches a terminal), every answer
- * with `Connection: close`; stop accepting and drain within the deadline; then close the app (its
- * hooks flush usage and the outbox again), the feed, the pools.
+ * The shutdown (`docs/operations.md`): not ready, usage written; accept for the delay (not on SIGINT)
+ * with `Connection: close`; drain within the deadline; close the app, the feed, the pools.
  */
 async function stop(
   options: Running & { signal: string; metricsServer?: MetricsServer; telemetry?: Telemetry },
@@ -287,7 +266,7 @@ async function stop(
   return code;
 }
 
-/** Open storage; while the database is unreachable, retry with backoff (0.25 s doubling to 5 s). */
+/** Open storage, retrying with backoff (0.25 s doubling to 5 s) while the database is unreachable. */
 async function openWithRetry(options: {
   config: ServiceConfig;
   log: Logger;
@@ -316,8 +295,4 @@ async function openWithRetry(options: {
       delay = Math.min(delay * 2, 5000);
     }
   }
-}
-
-function rethrow(error: unknown): never {
-  throw error;
 }

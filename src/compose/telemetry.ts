@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { redactUrl } from '../kernel/app/redact-url.ts';
 import { installLine } from '../loop/storage/peer-packages.ts';
 
-/** What is started: the reference service (`node dist/server.js`) or `versionary gateway`. */
 export type TelemetrySurface = 'service' | 'gateway';
 
 /** A started OpenTelemetry SDK: shut down last, so that the final spans and metrics are exported. */
@@ -11,7 +10,6 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-/** The optional peers each surface needs: the SDK, Fastify's instrumentation, and undici's for the gateway's calls. */
 const peersOf: Record<TelemetrySurface, readonly string[]> = {
   service: ['@opentelemetry/sdk-node', '@fastify/otel'],
   gateway: ['@opentelemetry/sdk-node', '@fastify/otel', '@opentelemetry/instrumentation-undici'],
@@ -20,11 +18,7 @@ const peersOf: Record<TelemetrySurface, readonly string[]> = {
 /** The health probes: one span per probe every few seconds would drown the API's own traces. */
 const probes = new Set(['/livez', '/readyz', '/healthz']);
 
-/**
- * Whether the standard variables ask for OpenTelemetry: an OTLP endpoint, or a traces or metrics
- * exporter other than `none`, and not `OTEL_SDK_DISABLED=true`. Nothing else turns it on, so a
- * process with no `OTEL_*` variable loads no SDK package at all.
- */
+/** Whether the standard `OTEL_*` variables ask for OpenTelemetry: without them no SDK package loads. */
 function telemetryWanted(env: Record<string, string | undefined>): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   const set = (name: string) => (env[name]?.trim() ?? '') !== '';
@@ -39,19 +33,13 @@ function telemetryWanted(env: Record<string, string | undefined>): boolean {
 }
 
 /**
- * Start the OpenTelemetry Node SDK when `env` asks for it, before any Fastify app is created:
- * `@fastify/otel` attaches to each app as it is initialized (its request span is then active for
- * every hook), and undici's instrumentation listens on undici's diagnostics channels. The SDK reads
- * the standard variables itself (exporters, `OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_SERVICE_NAME`,
- * batching, sampling, propagators). The packages are optional peers: when one is missing, `warn`
- * gets one line naming the install command and the service starts without telemetry rather than
- * not at all. Resolves with nothing when nothing was started.
+ * Start the OpenTelemetry SDK when `env` asks for it, before any Fastify app is created; with an
+ * optional peer missing, `warn` names the install command and the service starts without it.
  */
 export async function startTelemetry(options: {
   env: Record<string, string | undefined>;
   surface: TelemetrySurface;
   warn: (line: string) => void;
-  /** Whether a package resolves; this package's `node_modules` by default (tests pass their own). */
   resolves?: (name: string) => boolean;
 }): Promise<Telemetry | undefined> {
   const { env, surface } = options;
@@ -89,20 +77,13 @@ export async function startTelemetry(options: {
   return { shutdown: () => sdk.shutdown() };
 }
 
-/**
- * `@fastify/otel` writes the request's URL as sent, query included, in `url.path`: a key a client
- * put in the query string would be exported with every span. Its value is replaced, as in the logs.
- */
+/** `@fastify/otel` writes the URL with its query in `url.path`: a key sent there is redacted, as in the logs. */
 function redactServerSpan(span: Span, request: FastifyRequest): void {
   const path = redactUrl(request.url);
   if (path !== request.url) span.setAttribute('url.path', path);
 }
 
-/**
- * The gateway's call upstream carries the client's query string, in `url.full` and `url.query` of
- * undici's client span. The hook's attributes replace the instrumentation's before the span
- * starts, so the raw value is never on a span at all.
- */
+/** The gateway's upstream call carries the client's query: redacted before undici's client span starts. */
 function redactedClientAttributes(request: { origin: string; path: string }): Record<string, string> {
   let url: URL;
   try {

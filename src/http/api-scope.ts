@@ -1,33 +1,14 @@
-/** A route pattern under the API prefix, read once: its version and the operation's template. */
-interface ApiRoute {
-  /** The version segment, `v2`. */
-  version: string;
-  /** The path after the version as the router spells it, `/users/:id` (`/` for the version's root). */
-  path: string;
-  /** The same path as OpenAPI spells it, `/users/{id}`: the lifecycle's and usage's endpoint key. */
-  template: string;
-  /** The version's own OpenAPI document, which stays readable for migration. */
-  isDocument: boolean;
-}
+type ApiRoute = NonNullable<ReturnType<typeof splitRoute>>;
 
 /** A version's OpenAPI document, below the version: `<prefix>/<version>/openapi.json`. */
 export const versionDocumentPath = '/openapi.json';
 
-/**
- * Where the API lives, answered in one place. Every feature that asks "is this URL the API, the
- * management API, and which version does it name" (rate limits, the removed gate, problems and
- * 404s, brownouts, metrics, roles, the portal, the gateway) asks this object, built once from the
- * configured prefix, so that a loop app or gateway under `/public` is limited, gated and counted
- * exactly as one under `/api`, and `/api/...` there is just another path.
- */
+/** Where the API lives, in one place: an app under `/public` is gated and counted as one under `/api`. */
 export interface ApiScope {
-  /** The configured prefix, `/api`. */
   readonly prefix: string;
-  /** The management API's prefix, `/admin`. */
   readonly management: string;
   /** A path (raw, or a route pattern) at or under the API prefix. A query or fragment may follow. */
   isApi(path: string): boolean;
-  /** A path at or under the management API's prefix. */
   isManagement(path: string): boolean;
   /** The version a path under the prefix names (`v2` for `/api/v2/users/1?x`), else `undefined`. */
   versionOf(path: string): string | undefined;
@@ -38,12 +19,9 @@ export interface ApiScope {
 /** The scope of an API under `prefix` (and its management API under `/admin`), one object per prefix. */
 export function createApiScope(prefix: string, options: { management?: string } = {}): ApiScope {
   const management = options.management ?? '/admin';
-  // One object per configured prefix: the plugin and every feature of the app share it.
   const key = `${prefix} ${management}`;
-  const known = scopes.get(key);
-  if (known) return known;
-  const scope = buildScope(prefix, management);
-  scopes.set(key, scope);
+  let scope = scopes.get(key);
+  if (!scope) scopes.set(key, (scope = buildScope(prefix, management)));
   return scope;
 }
 
@@ -76,7 +54,6 @@ function buildScope(prefix: string, management: string): ApiScope {
   };
 }
 
-/** What follows `base` in `path` when the path is `base` itself or below it, else `undefined`. */
 function under(path: string, base: string): string | undefined {
   if (!path.startsWith(base)) return undefined;
   const rest = path.slice(base.length);
@@ -95,7 +72,8 @@ function isVersionSegment(segment: string): boolean {
   return true;
 }
 
-function splitRoute(pattern: string, prefix: string, version: string | undefined): ApiRoute | undefined {
+/** `path` as the router spells it (`/users/:id`), `template` as OpenAPI does: the lifecycle's key. */
+function splitRoute(pattern: string, prefix: string, version: string | undefined) {
   if (!version) return undefined;
   const path = pattern.slice(prefix.length + 1 + version.length) || '/';
   const template = path.replace(/:([^/]+)/g, '{$1}');

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
@@ -7,7 +7,6 @@ import { stateOf } from './pipeline/request-state.ts';
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
 export const conditionalHeaderMaxLength = 4000;
 
-/** Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.) */
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
@@ -21,24 +20,14 @@ export function contentTag(payload: string | Buffer): string {
   return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
 
-/** What the caching steps are made from. */
 export interface CachingOptions {
-  /**
-   * Requests whose answers depend on credentials (keys, contact emails, resources): their
-   * successful GETs are `no-store` too, so no cache, shared or private, keeps a copy.
-   */
+  /** Requests whose answers depend on credentials: their successful GETs are `no-store` too. */
   isPrivate?: (request: FastifyRequest) => boolean;
 }
 
-/**
- * The caching steps' resource. Every response says whether it may be cached: successful GETs of
- * public documents are `private, no-cache`; those behind credentials, writes and errors are
- * `no-store`. Successful GETs carry a strong ETag (answered 304 when `If-None-Match` matches). An
- * `If-None-Match` or `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
- */
+/** Successful GETs are `private, no-cache` (or `no-store`) with an ETag; writes and errors `no-store`. */
 export const cachingKey = stepKey<CachingOptions>('caching');
 
-/** The `check:conditional-header-length` step. */
 export const conditionalHeaderLengthStep = defineStep({
   needs: cachingKey,
   phase: 'check',
@@ -47,32 +36,12 @@ export const conditionalHeaderLengthStep = defineStep({
   create: () => refuseLongConditionals,
 });
 
-/** The `respond:caching` step. */
 export const cachingResponseStep = defineStep({
   needs: cachingKey,
   phase: 'respond',
   name: 'caching',
   thin: true,
-  create: (options) => cachingStep(options),
-});
-
-// A tag list longer than any real one is refused, as documented, rather than scanned on every request.
-function refuseLongConditionals(request: FastifyRequest): void {
-  for (const name of ['if-none-match', 'if-match'] as const) {
-    const value = request.headers[name];
-    if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
-      errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
-    });
-  }
-}
-
-function cachingStep(
-  options: CachingOptions,
-): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown {
-  return (request, reply, payload) => {
+  create: (options) => (request, reply, payload) => {
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe || reply.statusCode !== 200) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -93,5 +62,18 @@ function cachingStep(
       return '';
     }
     return payload;
-  };
+  },
+});
+
+// A tag list longer than any real one is refused, as documented, rather than scanned on every request.
+function refuseLongConditionals(request: FastifyRequest): void {
+  for (const name of ['if-none-match', 'if-match'] as const) {
+    const value = request.headers[name];
+    if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
+      errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
+    });
+  }
 }

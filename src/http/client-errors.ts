@@ -6,6 +6,7 @@ import { toProblem } from './problem.ts';
 import { securityHeaders } from './security-headers.ts';
 
 const lengthRule = 'Content-Length must appear once, as a number, and never beside Transfer-Encoding.';
+const malformed = (detail: string) => ({ code: ErrorCode.MalformedRequest, detail });
 
 /** What Node's HTTP parser (llhttp) reports, by error code: the problem each one answers with. */
 const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
@@ -18,40 +19,21 @@ const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
     detail: 'The request did not arrive in time; the connection is closed.',
   },
   // llhttp reports a repeated Content-Length and one beside Transfer-Encoding under either code.
-  HPE_UNEXPECTED_CONTENT_LENGTH: { code: ErrorCode.MalformedRequest, detail: lengthRule },
-  HPE_INVALID_CONTENT_LENGTH: { code: ErrorCode.MalformedRequest, detail: lengthRule },
-  HPE_INVALID_TRANSFER_ENCODING: {
-    code: ErrorCode.MalformedRequest,
-    detail: 'Transfer-Encoding must end with chunked.',
-  },
-  HPE_INVALID_CHUNK_SIZE: {
-    code: ErrorCode.MalformedRequest,
-    detail: 'The chunked body is malformed: a chunk size is not hexadecimal.',
-  },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
-    code: ErrorCode.MalformedRequest,
-    detail: 'The chunked body is malformed: chunk extensions are too long.',
-  },
-  HPE_INVALID_HEADER_TOKEN: {
-    code: ErrorCode.MalformedRequest,
-    detail: 'A header name or value holds a character HTTP does not allow.',
-  },
-  HPE_INVALID_METHOD: { code: ErrorCode.MalformedRequest, detail: 'The request method is not valid.' },
+  HPE_UNEXPECTED_CONTENT_LENGTH: malformed(lengthRule),
+  HPE_INVALID_CONTENT_LENGTH: malformed(lengthRule),
+  HPE_INVALID_TRANSFER_ENCODING: malformed('Transfer-Encoding must end with chunked.'),
+  HPE_INVALID_CHUNK_SIZE: malformed('The chunked body is malformed: a chunk size is not hexadecimal.'),
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: malformed('The chunked body is malformed: chunk extensions are too long.'),
+  HPE_INVALID_HEADER_TOKEN: malformed('A header name or value holds a character HTTP does not allow.'),
+  HPE_INVALID_METHOD: malformed('The request method is not valid.'),
   // Worded by core: nginx answers the same target with the same problem, from the decision table.
-  HPE_INVALID_URL: { code: ErrorCode.MalformedRequest, detail: unreadableTargetProblem().detail },
-  HPE_INVALID_VERSION: { code: ErrorCode.MalformedRequest, detail: 'The HTTP version is not valid.' },
+  HPE_INVALID_URL: malformed(unreadableTargetProblem().detail),
+  HPE_INVALID_VERSION: malformed('The HTTP version is not valid.'),
 };
 
-/**
- * The raw response for an error Node's HTTP parser raised before any route saw the request:
- * an RFC 9457 problem like every other error, with `Connection: close` since the stream can no
- * longer be trusted.
- */
+/** A parser error's problem, with `Connection: close` since the stream can no longer be trusted. */
 function clientErrorResponse(error: { code?: string }): string {
-  const known = byParserCode[error.code ?? ''] ?? {
-    code: ErrorCode.MalformedRequest,
-    detail: 'The request is not valid HTTP/1.1.',
-  };
+  const known = byParserCode[error.code ?? ''] ?? malformed('The request is not valid HTTP/1.1.');
   const { status, body } = toProblem(new VersionaryError(known));
   const text = JSON.stringify(body);
   const headers = [
@@ -64,10 +46,7 @@ function clientErrorResponse(error: { code?: string }): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${headers.join('\r\n')}\r\n\r\n${text}`;
 }
 
-/**
- * Fastify's `clientErrorHandler`: answer parser errors (431, 408, bad chunking, Content-Length
- * with Transfer-Encoding, repeated Content-Length…) with a problem body, then close.
- */
+/** Answer Node's parser errors (431, 408, bad framing…) with a problem body, then close. */
 export function handleClientError(error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

@@ -32,10 +32,12 @@ const byFastifyCode: Record<string, { code: ErrorCode; detail: string }> = {
   FST_ERR_ASYNC_CONSTRAINT: { code: ErrorCode.MalformedRequest, detail: 'The request could not be routed.' },
 };
 
-/**
- * Translate whatever a request failed with (our errors, Fastify's, ajv validation, JSON parse
- * errors) into a {@link VersionaryError}; anything unknown becomes `undefined` and is a 500.
- */
+const byStatus: Record<number, { code: ErrorCode; detail: string }> = {
+  413: { code: ErrorCode.PayloadTooLarge, detail: 'The request body is larger than the limit.' },
+  415: { code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' },
+};
+
+/** Whatever a request failed with as a {@link VersionaryError}; `undefined` (a 500) when unknown. */
 export function fromFrameworkError(error: unknown): VersionaryError | undefined {
   if (isVersionaryError(error)) return error;
   const e = (error ?? {}) as FrameworkError;
@@ -49,14 +51,8 @@ export function fromFrameworkError(error: unknown): VersionaryError | undefined 
       cause: error,
     });
   }
-  if (e.statusCode === 413)
-    return new VersionaryError({
-      code: ErrorCode.PayloadTooLarge,
-      detail: 'The request body is larger than the limit.',
-    });
-  if (e.statusCode === 415)
-    return new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' });
-  return undefined;
+  const byCode = e.statusCode === undefined ? undefined : byStatus[e.statusCode];
+  return byCode && new VersionaryError(byCode);
 }
 
 function fromValidation(issues: AjvIssue[], context: string): VersionaryError {

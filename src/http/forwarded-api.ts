@@ -1,4 +1,3 @@
-import { deprecatedElementsStep } from './deprecated-elements-step.ts';
 import { versionDocumentPath } from './api-scope.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -13,7 +12,7 @@ import {
 } from '../core/lifecycle/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { routeSteps } from './pipeline/request-pipeline.ts';
-import { versionRouteSteps } from './route-steps.ts';
+import { deprecatedElementsStep, versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
 import { readingBeforeWriteErrors } from './upstream-call.ts';
 import { sendProblem } from './problem.ts';

@@ -4,7 +4,7 @@ import { allowOf, methodNotAllowedProblem, notServedProblem } from '../core/rule
 import { methodsAt, templateAt } from '../core/rulebook/route-index.ts';
 import { pathOf } from './forwarder.ts';
 import { stateOf } from './pipeline/request-state.ts';
-import type { RequestStep } from './pipeline/step-types.ts';
+import type { RequestStep } from './pipeline/step-definition.ts';
 import { sendProblem } from './problem.ts';
 import { routedBy, routeUrlOf } from './route-url.ts';
 import { methodAnswerWhen } from './versioned-api.ts';

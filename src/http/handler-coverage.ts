@@ -1,9 +1,4 @@
-/**
- * The one check that every operation has a handler and every handler an operation: the operation
- * ids of `head` with no function in `handlers`, and the keys of `handlers` that name no operation.
- * `defineHandlers`, the routing plugin's options, the versioned API and the loop's options all ask
- * it, each wording the answer for what its caller wrote.
- */
+/** The one check that every operation has a handler and every handler an operation. */
 export function handlerCoverage(
   head: { operations: readonly { id: string }[] },
   handlers: Record<string, unknown>,
@@ -15,7 +10,7 @@ export function handlerCoverage(
   };
 }
 
-/** The coverage as the `handlers` option's problems: one sentence each, as the plugin and the loop report them. */
+/** The coverage as the `handlers` option's problems, as the plugin and the loop report them. */
 export function handlerOptionProblems(
   head: { operations: readonly { id: string }[] },
   handlers: Record<string, unknown>,

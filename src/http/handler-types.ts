@@ -2,8 +2,7 @@ import type { HeadDefinition, SchemaType } from '../core/versions/index.ts';
 import type { OperationContext, OperationResult } from './operation-types.ts';
 
 /**
- * What handler types are read from: a bundle from `defineVersions`, or the head it was defined
- * with. Declared `as const` (or inline), its operation ids, paths and schemas type the handlers.
+ * What handler types are read from: a bundle from `defineVersions`, or its head (`as const`).
  *
  * @example
  * ```ts
@@ -64,8 +63,7 @@ type ResultOf<A, O> = O extends { responses: infer R }
   : OperationResult;
 
 /**
- * What the handler of one operation receives: path parameters named by its path template, the
- * query and body typed by its schemas (the body already migrated up to the head).
+ * What the handler of one operation receives: params, query and body typed (the body migrated up).
  *
  * @example
  * ```ts
@@ -82,8 +80,7 @@ export type HandlerContext<A extends HandlerSource, Id extends OperationId<A>> =
 };
 
 /**
- * What the handler of one operation may return: one of its documented statuses, with the body
- * its schema names (in the head's representation), or no body for a status without one.
+ * What the handler of one operation may return: a documented status with its schema's body, if any.
  *
  * @example
  * ```ts
@@ -105,8 +102,7 @@ export type TypedHandler<A extends HandlerSource, Id extends OperationId<A>> = (
 ) => Promise<HandlerResult<A, Id>>;
 
 /**
- * One typed handler per operation of the head. Handlers split over files can be declared with
- * `satisfies Partial<HandlerMap<typeof bundle>>` and spread into `defineHandlers`.
+ * One typed handler per operation of the head (`satisfies Partial<HandlerMap<…>>` for a part of them).
  *
  * @example
  * ```ts

@@ -6,13 +6,9 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
- * Parse JSON bodies strictly, for every JSON media type the service takes:
- * - a `Content-Encoding` other than `identity` is 415 (the server decodes none), checked before
- *   the body is read;
- * - a `charset` other than UTF-8 is 415 (JSON is UTF-8, RFC 8259);
- * - bytes that are not valid UTF-8 are 400, rather than silently becoming U+FFFD;
- * - a NUL character (U+0000) in any string or member name is 400: SQLite would cut the string
- *   there and PostgreSQL cannot store it, so refusing it is the one answer every store keeps.
+ * Parse JSON bodies strictly: a `Content-Encoding` other than `identity` or a charset other than
+ * UTF-8 is 415; invalid UTF-8 is 400, not U+FFFD; a NUL (U+0000) is 400, since SQLite would cut
+ * the string there and PostgreSQL cannot store it.
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -45,7 +41,6 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
 
 const jsonBodyKey = stepKey<object>('json-body');
 
-/** The `body:identity-encoding` step of {@link installJsonBody}. */
 export const identityEncodingStep = defineStep({
   needs: jsonBodyKey,
   name: 'identity-encoding',
@@ -92,11 +87,7 @@ function decodeUtf8(body: Buffer): string {
   }
 }
 
-/**
- * The refusal of a body that is valid JSON but holds a member the parser refuses (`__proto__`, or
- * `constructor` with a `prototype`: either could reach an object's prototype), naming it; without
- * this the client reads "not valid JSON" of JSON that is valid. `undefined` for text that is not JSON.
- */
+/** Valid JSON with a member the parser refuses (`__proto__`) is refused naming it, not as invalid JSON. */
 function poisonedMember(text: string): VersionaryError | undefined {
   let value: unknown;
   try {
@@ -132,7 +123,6 @@ function findPoisoned(root: unknown, at: string): { pointer: string; name: strin
   return undefined;
 }
 
-/** The JSON pointer of the first string or member name holding U+0000, if any. */
 function findNul(value: unknown, at: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? at : undefined;
   if (typeof value !== 'object' || value === null) return undefined;

@@ -1,15 +1,7 @@
-/**
- * Bodies a derived version translates are nested at most this deep: the migrations, the
- * validator and the member walk recurse along the body, and a body 5,000 deep would overflow
- * their stack. Records of an API sit a few levels down; a tree of comments 128 deep is rare.
- */
+/** Bodies a derived version translates nest at most this deep: the migrations recurse along the body. */
 export const jsonDepthLimit = 128;
 
-/**
- * Whether a parsed JSON value nests arrays and objects deeper than `limit`. It recurses, but never
- * past `limit` levels (it answers as soon as it gets there), so the stack stays small whatever the
- * value; and it allocates nothing, being walked on every translated body.
- */
+/** Whether a parsed JSON value nests deeper than `limit`; it recurses at most `limit` levels. */
 export function deeperThan(value: unknown, limit: number, depth = 1): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (depth > limit) return true;

@@ -5,42 +5,32 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 
-/**
- * The segments under the prefix that name no version's resource: the lifecycle document
- * (`/api/versions`) and the deprecation manifest (`/api/deprecations`). `Accept` never moves them.
- */
+/** The segments under the prefix that name no version's resource: `Accept` never moves them. */
 export const reservedSegments: readonly string[] = ['versions', 'deprecations'];
 
-/** Options for {@link createVersionRewriter}. */
-export interface VersionRewriterOptions {
-  bundle: VersionBundle;
-  /** Where the API lives, for example `/api`. */
+interface NegotiationOptions {
   prefix: string;
-  vendor: string;
-  /** Segments under the prefix that are not resources of any version, such as `versions`. */
   reserved?: string[];
 }
 
-/**
- * Build Fastify's `rewriteUrl`: a request to `/api/users` whose `Accept` names a version is routed
- * as `/api/v<n>/users`, so each version's routes, schemas and hooks serve it unchanged. Requests
- * it cannot place keep their URL and the not-found handler explains why.
- */
-export function createVersionRewriter(options: VersionRewriterOptions): (req: IncomingMessage) => string {
+/** Fastify's `rewriteUrl`: `/api/users` whose `Accept` names a version is routed as `/api/v<n>/users`. */
+export function createVersionRewriter(
+  options: NegotiationOptions & { bundle: VersionBundle; vendor: string },
+): (req: IncomingMessage) => string {
   const scope = createApiScope(options.prefix);
   const base = `${options.prefix}/`;
   const reserved = new Set(options.reserved ?? []);
   return (req) => {
     const url = req.url ?? '/';
     if (!isUnversionedPath(scope, url, reserved)) return url;
-    const info = parseAccept(headerOf(req.headers.accept), { vendor: options.vendor });
+    const accept = req.headers.accept;
+    const info = parseAccept(Array.isArray(accept) ? accept.join(', ') : accept, { vendor: options.vendor });
     const [version] = info.versions;
     if (info.versions.length !== 1 || info.malformed.length > 0 || !options.bundle.byNumber(version!)) return url;
     return `${base}v${version}/${url.slice(base.length)}`;
   };
 }
 
-/** A path under the API prefix that names no version and no reserved segment (`/api/users`). */
 function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<string>): boolean {
   const base = `${scope.prefix}/`;
   if (!url.startsWith(base) || scope.versionOf(url)) return false;
@@ -48,20 +38,9 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
   return !reserved.has(segment);
 }
 
-/** What {@link negotiationStep} is made from. */
-export interface NegotiationStepOptions {
-  prefix: string;
-  reserved?: string[];
-}
+export const negotiationKey = stepKey<NegotiationOptions>('negotiation');
 
-export const negotiationKey = stepKey<NegotiationStepOptions>('negotiation');
-
-/**
- * The `gate:negotiation` step: what the rewriter decided, kept in the request state for the steps
- * and handlers after it (`unversioned`, `versionFromAccept`). The rewriter runs before Fastify
- * makes the request, so the step reads its decision back from the URLs: `originalUrl` differs from
- * `url` exactly when `Accept` placed an unversioned path under a version.
- */
+/** The `gate:negotiation` step: the rewriter's decision, read back from the URLs into the request state. */
 export const negotiationStep = defineStep({
   needs: negotiationKey,
   name: 'negotiation',
@@ -84,7 +63,3 @@ export const negotiationStep = defineStep({
     };
   },
 });
-
-function headerOf(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}

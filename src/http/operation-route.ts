@@ -2,12 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses } from '../core/lifecycle/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { deprecatedElementsStep } from './deprecated-elements-step.ts';
 import { createOperationHandler } from './operation-handler.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { integerCoercion } from './query-integers.ts';
 import { toRouteSchema } from './route-schemas.ts';
-import { versionRouteSteps } from './route-steps.ts';
+import { deprecatedElementsStep, versionRouteSteps } from './route-steps.ts';
 import type { VersionScope } from './version-scope.ts';
 
 /** Register one operation of one version as its own route, with that version's schemas. */
@@ -39,22 +38,16 @@ export function registerOperation(
   });
 }
 
-/**
- * The version and lifecycle steps of a version's route ({@link versionRouteSteps}, shared with the
- * forwarded API), for one operation. Shared by an operation's route and its path's other methods.
- */
+/** The version and lifecycle steps of one operation's route and of its path's other methods. */
 export function versionSteps(
   scope: VersionScope,
   operation: OperationSpec,
   asCalled: (request: FastifyRequest) => OperationSpec = () => operation,
 ): RequestStep[] {
-  return versionRouteSteps(scope, {
-    operationOf: () => operation,
-    calledOf: (request) => asCalled(request),
-  });
+  return versionRouteSteps(scope, { operationOf: () => operation, calledOf: asCalled });
 }
 
-/** The query's integers, the deprecated elements used, and the body's media type, before validation: each only where it can apply. */
+/** The query's integers, the deprecated elements used, and the body's media type, each only where it applies. */
 function inputSteps(scope: VersionScope, operation: OperationSpec): RequestStep[] {
   const { version } = scope;
   const steps: RequestStep[] = [];

@@ -17,10 +17,8 @@ export interface OperationContext {
   /** Input fields the client's version cannot express: a replace keeps them. */
   hiddenFields: ReadonlySet<string>;
   /**
-   * The members a sparse fieldset (`fields=id,name`) keeps, in the newest representation, when
-   * the client speaks the newest version: a handler may read only these (the response is checked
-   * after projection, so what it leaves out is never asked for). Absent without `fields`, and in
-   * older versions, whose names a response migration may derive from others.
+   * The members a sparse fieldset keeps, when the client speaks the newest version: a handler may
+   * read only these. Absent without `fields`, and in older versions.
    */
   fields?: ReadonlySet<string>;
   /** Who is calling: the credential id once authenticated, else the remote address. */

@@ -4,10 +4,8 @@ import type { HandlerMap, HandlerSource } from './handler-types.ts';
 import type { OperationHandler } from './operation-types.ts';
 
 /**
- * Declare one handler per operation of the head, each typed from its operation's declaration:
- * `params` by the path template, `query` and `body` by their schemas, the result by the statuses
- * and response schemas. An unknown operation id, a missing handler, a wrong body type or a
- * response without a required field fails `tsc`; at run time an unknown or missing id throws.
+ * Declare one handler per operation of the head, each typed from its operation's declaration: a
+ * missing or unknown handler, or a wrong body, fails `tsc`; at run time an unknown or missing id throws.
  *
  * @example
  * ```ts
@@ -44,10 +42,7 @@ export function defineHandlers(
   return handlers as unknown as Record<string, OperationHandler>;
 }
 
-/**
- * Read `If-Match` into revisions. Tags look like `"r<revision>.<version>..."`; any other tag can
- * never match, so it reads as revision -1.
- */
+/** Read `If-Match` into revisions (`"r<revision>.<version>..."`); any other tag reads as -1, never matching. */
 export function parseIfMatch(header: string | undefined): number[] | '*' | undefined {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return '*';

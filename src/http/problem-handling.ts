@@ -15,46 +15,26 @@ import { fromFrameworkError } from './fastify-errors.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
 
-/** Options for {@link installProblemHandling}. */
 export interface ProblemHandlingOptions {
   bundle: VersionBundle;
   prefix: string;
   vendor: string;
-  /** A removed version (with or without code) answers with this error on paths that have no route. */
+  /** A removed version answers with this error on paths that have no route. */
   removedVersion?: (name: string) => VersionaryError | undefined;
-  /**
-   * Answer the paths with no route too (default true). `false` leaves them to the app's own
-   * not-found handler: the loop sets {@link notFoundProblems} only under the prefixes it owns.
-   */
+  /** Answer the paths with no route too (default true); `false` leaves them to the app's handler. */
   notFound?: boolean;
-  /**
-   * Whether a version forwards the paths no document declares (`forwardUndocumented`): a forwarding
-   * data plane's catch-all serves them then, with the version's methods. Any other version's
-   * undocumented path is a 404 whatever the method, one the router has no route for included.
-   */
+  /** Whether a version forwards undocumented paths; any other version's is a 404 whatever the method. */
   forwardsUndocumented?: (version: string) => boolean;
 }
 
-/**
- * Make every error of a context, from every route and from unknown routes, an RFC 9457 problem:
- * for an app that owns its root (the reference service, the gateway), beside the plugin, which
- * answers problems on its own routes and prefix only. Unknown versions are 404 naming the
- * published ones; an unversioned API path explains how to give a version. A 500 is logged in full
- * through the app's logger and answered without a stack trace or SQL; its detail says it was
- * logged only when that logger writes errors.
- */
+/** Every error of a context an RFC 9457 problem, for an app that owns its root. */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
   app.setErrorHandler(problemErrorHandler);
 
-  // Fastify has one not-found handler per prefix: this is the context's own, which only an app
-  // that wants every unknown path a problem may set (the plugin answers under its prefix only).
   if (options.notFound !== false) app.setNotFoundHandler(notFoundProblems(options));
 }
 
-/**
- * Every error an RFC 9457 problem; a 500 is logged in full and answered without a stack trace.
- * The error handler of the contexts and routes that answer problems.
- */
+/** Every error an RFC 9457 problem; a 500 is logged in full and answered without a stack trace. */
 export function problemErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = fromFrameworkError(error);
   if (known && known.code !== ErrorCode.Internal) return sendProblem(reply, known);
@@ -64,10 +44,7 @@ export function problemErrorHandler(error: unknown, request: FastifyRequest, rep
 
 export const unversionedVaryKey = stepKey<object>('unversioned-vary');
 
-/**
- * The `gate:unversioned-vary` step: `Vary: Accept` on every answer to an unversioned API path (its
- * version came from `Accept`), problems included: a gate step, before any step that may refuse the request.
- */
+/** The `gate:unversioned-vary` step: `Vary: Accept` on every answer to an unversioned API path, problems included. */
 export const unversionedVaryStep = defineStep({
   needs: unversionedVaryKey,
   name: 'unversioned-vary',
@@ -79,12 +56,7 @@ export const unversionedVaryStep = defineStep({
   },
 });
 
-/**
- * The plugin's problems, in its lane: the routes registered while `register` runs get the problem
- * error handler as their own, and the unknown paths under the prefix get {@link notFoundProblems}
- * in a context of that prefix. The context's error and not-found handlers (the app's root ones
- * when the plugin is registered there) stay as the app set them, before or after.
- */
+/** The plugin's problems on its own routes and prefix only; the app's own handlers stay as set. */
 export async function installPrefixProblems(
   app: FastifyInstance,
   options: ProblemHandlingOptions,
@@ -101,9 +73,8 @@ export async function installPrefixProblems(
     registering = false;
   }
   if (options.notFound === false) return;
-  // Its own context under the prefix: Fastify allows one not-found handler per prefix, so the
-  // app's root handler, set before or after, is never touched. The context copies the hooks in
-  // place now (the plugin's gate, and the app's registered before it).
+  // Its own context under the prefix (Fastify allows one not-found handler per prefix), so the
+  // app's root handler is never touched.
   const handler = notFoundProblems(options);
   await app.register(
     async (scope) => {
@@ -114,11 +85,7 @@ export async function installPrefixProblems(
   );
 }
 
-/**
- * The methods a path is served with: under a version, the methods its document's operations
- * declare there (core's `methodsAt`; the version's document is GET); elsewhere (the management API,
- * a forwarding catch-all), the methods the router has a route for there.
- */
+/** The methods a path is served with: its version document's, else the router's routes there. */
 function declaredMethodsAt(
   request: FastifyRequest,
   o: { bundle: VersionBundle; scope: ApiScope; path: string; forwardsUndocumented?: (version: string) => boolean },
@@ -139,12 +106,7 @@ function declaredMethodsAt(
   return app.supportedMethods.filter((method) => app.findRoute({ method: method as HTTPMethods, url: path }) !== null);
 }
 
-/**
- * A path the router knows, with a method it has no route for there (`PUT` on a document,
- * `PROPFIND`, which Fastify routes nowhere): OPTIONS is 204 with `Allow`, any other 405 with
- * `Allow` (core's `allowOf`); `undefined` for a path no route serves, or one served with this
- * method whose handler found nothing.
- */
+/** A known path asked with a method it does not serve: OPTIONS 204, any other 405, both with `Allow`. */
 function methodAnswerAt(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -160,32 +122,25 @@ function methodAnswerAt(
   return sendProblem(reply, methodNotAllowedProblem({ method: request.method, allow }));
 }
 
-/**
- * The not-found handler of {@link installProblemHandling}: an unknown or removed version is named,
- * an unversioned API path gets its version from `Accept`, a known path asked with a method it does
- * not serve is a 405 with `Allow` (OPTIONS a 204), anything else is a 404 problem.
- */
+/** Names unknown and removed versions, reads `Accept`, answers 405 for a served path, else 404. */
 export function notFoundProblems(
   options: ProblemHandlingOptions,
 ): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   const supported = options.bundle.versions.map((v) => v.name);
   const scope = createApiScope(options.prefix);
+  const versionProblem = (name: string, source: 'path' | 'accept') =>
+    options.removedVersion?.(name) ??
+    (options.bundle.byNumber(Number(name.slice(1))) ? undefined : unknownVersionProblem({ name, supported, source }));
   return (request, reply) => {
     const path = request.url;
     const named = scope.versionOf(path);
-    const removed = named ? options.removedVersion?.(named) : undefined;
-    if (removed) return sendProblem(reply, removed);
-    if (named && !options.bundle.byNumber(Number(named.slice(1)))) {
-      return sendProblem(reply, unknownVersionProblem({ name: named, supported, source: 'path' }));
-    }
+    const problem = named ? versionProblem(named, 'path') : undefined;
+    if (problem) return sendProblem(reply, problem);
     if (stateOf(request).unversioned) {
       try {
         const { number } = resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
-        const removed = options.removedVersion?.(`v${number}`);
-        if (removed) return sendProblem(reply, removed);
-        if (!options.bundle.byNumber(number)) {
-          return sendProblem(reply, unknownVersionProblem({ name: `v${number}`, supported, source: 'accept' }));
-        }
+        const problem = versionProblem(`v${number}`, 'accept');
+        if (problem) return sendProblem(reply, problem);
       } catch (error) {
         return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));
       }
@@ -195,12 +150,7 @@ export function notFoundProblems(
     // A forwarded version's path no document declares, asked with a method the router routes nowhere.
     const undocumented = named !== undefined && forwardsUndocumented !== undefined && !forwardsUndocumented(named);
     return (
-      methodAnswerAt(request, reply, {
-        bundle: options.bundle,
-        scope,
-        path: bare,
-        ...(forwardsUndocumented ? { forwardsUndocumented } : {}),
-      }) ??
+      methodAnswerAt(request, reply, { ...options, scope, path: bare }) ??
       sendProblem(
         reply,
         undocumented

@@ -14,11 +14,6 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
-/** The problem type URI of a code: a page the service serves at `/problems/<slug>`. */
-function problemType(code: ErrorCode): string {
-  return `/problems/${code.toLowerCase().replaceAll('_', '-')}`;
-}
-
 /**
  * Turn a {@link VersionaryError} into its status and problem body: the one problem writer.
  *
@@ -31,7 +26,8 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
   const status = statusOf[error.code];
   const body: ProblemBody = {
     ...error.extensions,
-    type: problemType(error.code),
+    // A page the service serves at `/problems/<slug>`.
+    type: `/problems/${error.code.toLowerCase().replaceAll('_', '-')}`,
     title: errorTitles[error.code],
     status,
     // A last bound on what any message repeats; the messages themselves echo at most 200 characters.
@@ -70,10 +66,7 @@ export function sendProblem(reply: FastifyReply, error: VersionaryError): Fastif
   );
 }
 
-/**
- * The catch-all for a failure nobody expected, answered without internals. Its detail says the
- * error was logged only when `logged` is true, as {@link logFailure} reports.
- */
+/** The catch-all for a failure nobody expected; its detail claims a log line only when `logged`. */
 export function internalError(options: { logged?: boolean } = {}): VersionaryError {
   const detail = options.logged
     ? "The server failed to answer this request. The error has been logged with this problem's requestId."
@@ -81,20 +74,13 @@ export function internalError(options: { logged?: boolean } = {}): VersionaryErr
   return new VersionaryError({ code: ErrorCode.Internal, detail });
 }
 
-/**
- * Log an unexpected failure in full through the app's own logger (the request's child logger),
- * and say whether that logger writes errors at all: an app built with `Fastify()` and no logger,
- * or at level `silent`, writes nothing, and a problem must not claim otherwise.
- */
+/** Log an unexpected failure in full through the request's logger, and say whether it writes errors. */
 export function logFailure(request: FastifyRequest, error: unknown, message = 'unhandled error'): boolean {
   request.log.error({ err: error }, message);
   return writesErrors(request);
 }
 
-/**
- * Whether the request's logger writes error lines: false for an app built with `Fastify()` and no
- * logger, or at level `silent`, so a problem claims a log line only when there is one.
- */
+/** Whether the request's logger writes error lines: false with no logger, or at level `silent`. */
 export function writesErrors(request: FastifyRequest): boolean {
   const log = request.log as { isLevelEnabled?: (level: string) => boolean; level?: unknown };
   if (typeof log.isLevelEnabled === 'function') return log.isLevelEnabled('error');

@@ -12,40 +12,27 @@ import {
 import { routeRowOf } from '../core/rulebook/route-index.ts';
 import { segmentAt } from '../core/rulebook/segments.ts';
 
-/** A request's key before its caller is known: its version, and its operation when a route matched. */
+/** A request's key before its caller is known. */
 export interface PublicKey {
   version: string;
   method: string;
-  /** The route's template below the version; absent for a path with no route (the version's row judges it). */
+  /** Absent for a path with no route (the version's row judges it). */
   template?: string | undefined;
 }
 
 /** The table's decision for a caller not known yet, and the row it read. */
 export interface PublicDecision {
   decision: Decision;
-  /**
-   * Some client has its own view of the subject (extended access, or a minimum version after it):
-   * its answer waits for the caller.
-   */
+  /** Some client has its own view of the subject: its answer waits for the caller. */
   perClient: boolean;
 }
 
-/**
- * Core's `decide` for a request before its caller is known (the removed gate, the public headers of
- * early answers, a path with no route): the answer every unidentified caller gets. `undefined` when
- * the table is not current yet (a change still compiling) or does not know the version: the caller
- * then falls back to the lifecycle's verdict, the computation the table's rows are sampled from.
- */
+/** Core's `decide` before the caller is known; `undefined` when the table cannot say yet. */
 export function publicDecision(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
   return judgePublic({ tables, clock, key, matters: mayRefuseOrMark });
 }
 
-/**
- * {@link publicDecision} for a caller that reads only a removal (the removed gate): a subject whose
- * segment in force refuses nobody is quiet for it, headers or not, so a deprecated call is decided
- * once, by the rulebook step, instead of twice. The same answer wherever the decision is `removed`:
- * only the lifecycle rule's refusing segment gives that rule to a caller not known yet.
- */
+/** {@link publicDecision} for the removed gate: a deprecated call is decided once, by the rulebook step. */
 export function publicRemoval(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
   return judgePublic({ tables, clock, key, matters: refusesNow });
 }
@@ -83,12 +70,10 @@ const quiet: PublicDecision = Object.freeze({
   perClient: false,
 });
 
-/** Whether a row's segment in force refuses (its first segment starts at 0). */
 function refusesNow(row: RuleRow, now: number): boolean {
   return segmentAt(row.segments, now).outcome === 'refuse';
 }
 
-/** Whether a row's segment in force refuses or sends headers (its first segment starts at 0). */
 function mayRefuseOrMark(row: RuleRow, now: number): boolean {
   const current = segmentAt(row.segments, now);
   if (current.outcome === 'refuse') return true;
@@ -96,7 +81,6 @@ function mayRefuseOrMark(row: RuleRow, now: number): boolean {
   return false;
 }
 
-/** The row that judges a key: its route's, else (no route) its version's. */
 export function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {
   if (key.template !== undefined) {
     const route = routeRowOf(table, { version: key.version, method: key.method, template: key.template });

@@ -2,19 +2,14 @@ import type { FastifyReply } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
 import { publicDecision } from './public-decision.ts';
 import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
-import type { RouteDescription } from './pipeline/route-description.ts';
 import { defineStep } from './pipeline/step-definition.ts';
-import { knownVerdict, removedGateKey } from './removed-gate.ts';
+import { gateKeyOf, judgedVerdict, knownVerdict, removedGateKey } from './removed-gate.ts';
 import { setOrJoin } from './set-or-join.ts';
 
 /**
- * The `respond:public-lifecycle-headers` step, installed with the removed gate: the spec says
- * every response of a deprecated version (or endpoint) carries `Deprecation`, `Sunset` and its
- * `Link`, but the lifecycle step runs once the caller is identified, so the answers refused
- * before it (an `Accept` that contradicts the path, a repeated credential header, a 401, a 429)
- * would carry none. They get the version's public headers here: the lifecycle verdict's own
- * values, the text the lifecycle step sends. A caller granted extended access gets its own dates
- * only once identified, from the lifecycle step, which this step never overrides.
+ * The `respond:public-lifecycle-headers` step: every response of a deprecated version carries its
+ * headers (the spec), so answers refused before the lifecycle step (a 401, a 429) get the public
+ * ones here; a caller's own dates come from the lifecycle step, which this never overrides.
  */
 export const publicLifecycleHeadersStep = defineStep({
   needs: removedGateKey,
@@ -22,14 +17,14 @@ export const publicLifecycleHeadersStep = defineStep({
   thin: true,
   phase: 'respond',
   appliesTo: (route, { lifecycle }) =>
-    route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, keyOf(route)),
+    route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, gateKeyOf(route)),
   create: ({ lifecycle, clock }) => {
     const tables = lifecycle.decisionTable;
     // eslint-disable-next-line max-params -- a payload step is given its route after Fastify's three
     return (request, reply, _payload, route) => {
       const state = stateOf(request);
       if (state.lifecycleJudged || reply.hasHeader('deprecation')) return;
-      const key = keyOf(route);
+      const key = gateKeyOf(route);
       // With a compiled table (the loop's): core's `decide` for a caller not known yet.
       const decided =
         tables && clock
@@ -43,14 +38,9 @@ export const publicLifecycleHeadersStep = defineStep({
         return;
       }
       // The removed gate's verdict when it asked it; an answer refused before the gate asks here.
-      const judged = state.verdict;
-      const verdict =
-        judged && judged.method === key.method && judged.path === key.path
-          ? judged.verdict
-          : knownVerdict(lifecycle, key);
+      const verdict = judgedVerdict(request, key) ?? knownVerdict(lifecycle, key);
       if (!verdict || !hasDeprecation(verdict.headers)) return;
-      // The answer now says the call is deprecated: its span and metrics say so too, with this
-      // verdict's sunset and replacement (`telemetry/call-facts.ts`).
+      // The span and metrics say so too (`telemetry/telemetry-step.ts`).
       state.deprecated = true;
       state.verdict ??= { method: key.method, path: key.path, verdict };
       joinHeaders(reply, verdict.headers);
@@ -63,13 +53,6 @@ function joinHeaders(reply: FastifyReply, headers: Readonly<Record<string, strin
   for (const [name, value] of Object.entries(headers))
     if (name.toLowerCase() === 'link') setOrJoin(reply, name, value);
     else if (!reply.hasHeader(name)) reply.header(name, value);
-}
-
-/** The removed gate's key: a path with no route names no endpoint, and is judged by its version alone. */
-function keyOf(route: RouteDescription): { version: string; method: string; path: string } {
-  if (route.url === undefined || route.template === undefined)
-    return { version: route.version!, method: 'GET', path: '/' };
-  return { version: route.version!, method: route.method === 'HEAD' ? 'GET' : route.method, path: route.template };
 }
 
 // A key with no schedule sends nothing: a current version's routes compile without this step. Only

@@ -5,15 +5,10 @@ import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
 import { publicDecision, publicRemoval, tableErrorOf } from './public-decision.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
-import { ruleMethod } from './pipeline/route-description.ts';
+import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
-/**
- * The one place that decides whether a version or endpoint is removed: the lifecycle's verdict,
- * for a version the lifecycle knows (with or without code), whose `removed` is the 410 (or 404)
- * problem. The removed gate asks it for routed requests, the not-found handler for paths with no
- * route; `undefined` for a version the lifecycle does not know.
- */
+/** The one place that decides whether a version or endpoint is removed (`undefined`: version unknown). */
 export function knownVerdict(
   lifecycle: LifecycleSource,
   key: { version: string; method: string; path: string },
@@ -22,15 +17,17 @@ export function knownVerdict(
   return lifecycle.verdict(key);
 }
 
-/** The verdict on an endpoint, reusing the one the removed gate asked for this request. */
-export function verdictOf(
-  lifecycle: LifecycleSource,
-  request: FastifyRequest,
-  key: { version: string; method: string; path: string },
-): LifecycleVerdict {
+/** The verdict the removed gate asked for this request's endpoint, if it did. */
+export function judgedVerdict(request: FastifyRequest, key: { method: string; path: string }) {
   const judged = stateOf(request).verdict;
-  if (judged && judged.method === key.method && judged.path === key.path) return judged.verdict;
-  return lifecycle.verdict(key);
+  return judged && judged.method === key.method && judged.path === key.path ? judged.verdict : undefined;
+}
+
+/** The gate's key: a path with no route names no endpoint, and is judged by its version alone. */
+export function gateKeyOf(route: RouteDescription): { version: string; method: string; path: string } {
+  if (route.url === undefined || route.template === undefined)
+    return { version: route.version!, method: 'GET', path: '/' };
+  return { version: route.version!, method: ruleMethod(route.method), path: route.template };
 }
 
 /** The decision a removal's problem stands for: a closing to new clients, or the removal itself. */
@@ -38,10 +35,7 @@ export function removalDecision(removed: VersionaryError): RuleDecision {
   return removed.code === ErrorCode.ClosedToNewClients ? 'closed_to_new_clients' : 'removed';
 }
 
-/**
- * A removed version's answer on a path with no route (with or without code): the not-found handlers
- * use it. With a compiled table (the loop's), core's `decide` on the version's row answers.
- */
+/** A removed version's answer on a path with no route; with a compiled table, core's `decide` answers. */
 export function removedVersionOf(
   lifecycle: LifecycleSource,
   clock?: Clock,
@@ -64,30 +58,24 @@ export function removedVersionOf(
 /** What {@link removedGateStep} and the public lifecycle headers are made from. */
 export interface RemovedGateOptions {
   lifecycle: LifecycleSource;
-  /** Where the API lives, for example `/api`. */
   prefix: string;
-  /** The clock the compiled table's instants are compared with (with `lifecycle.decisionTable`). */
+  /** The clock the compiled table's instants are compared with. */
   clock?: Clock;
-  /** Told of each refused call, for usage monitoring (no credential has been read yet). */
+  /** Told of each refused call, for usage (no credential has been read yet). */
   onRemovedCall?: (call: { version: string; endpoint: string }, request: FastifyRequest) => void;
 }
 
 export const removedGateKey = stepKey<RemovedGateOptions>('removed-gate');
 
 /**
- * The `gate:removed-gate` step: answer every request to a removed version (or removed endpoint)
- * with its 410/404 problem in `onRequest`, before authentication, rate limiting or any storage
- * work: the version is gone for everyone, with or without credentials. Every route and method under
- * `<prefix>/v<n>` is covered, and every path there with no route; only the version's OpenAPI
- * document stays readable, for migration.
+ * The `gate:removed-gate` step: a removed version or endpoint answers before any credential or
+ * storage work, for every path under it but its OpenAPI document (readable for migration).
  */
 export const removedGateStep = defineStep({
   needs: removedGateKey,
   name: 'removed-gate',
   thin: true,
   phase: 'gate',
-  // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
-  // OpenAPI document; a path with no route under a version is judged too, whatever follows it.
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
   create: (options) => {
     const tables = options.lifecycle.decisionTable;
@@ -97,10 +85,9 @@ export const removedGateStep = defineStep({
     // With a compiled table (the loop's): core's `decide`, for a caller not known yet.
     return (request, reply, route) => {
       const routed = route.url !== undefined;
-      const method = ruleMethod(request.method);
-      const key = { version: route.version!, method: routed ? method : 'GET', template: route.template };
+      const key = gateKeyOf(route);
       // Only a removal matters here: a deprecated subject's headers are the rulebook step's to send.
-      const judged = publicRemoval(tables, clock, routed ? key : { ...key, template: undefined });
+      const judged = publicRemoval(tables, clock, { ...key, template: routed ? key.path : undefined });
       if (judged === undefined) return shared(request, reply, route);
       const { decision } = judged;
       // Closings and brownouts refuse by client: the rulebook step decides them once the caller is known.
@@ -109,17 +96,12 @@ export const removedGateStep = defineStep({
       // Some client may still be served (extended access past the sunset): the rulebook step decides.
       if (routed && judged.perClient)
         return void (stateOf(request).pendingRemoval = { headers: decision.headers, error });
-      if (routed)
-        options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+      if (routed) options.onRemovedCall?.({ version: key.version, endpoint: `${key.method} ${key.path}` }, request);
       const state = stateOf(request);
       if (decision.deprecated) {
         state.deprecated = true;
         // Traces name the sunset and replacement of the verdict the row was sampled from.
-        state.lifecycleVerdict = options.lifecycle.verdict({
-          version: key.version,
-          method: key.method,
-          path: key.template ?? '/',
-        });
+        state.lifecycleVerdict = options.lifecycle.verdict(key);
       }
       state.refused = true;
       state.decision = 'removed';
@@ -133,9 +115,8 @@ export const removedGateStep = defineStep({
 function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
   return (request, reply, route) => {
     const routed = route.url !== undefined;
-    const method = ruleMethod(request.method);
     // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-    const key = { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' };
+    const key = gateKeyOf(route);
     const verdict = knownVerdict(options.lifecycle, key);
     if (!verdict) return;
     // Kept for the lifecycle step of the same request: the verdict is asked once.
@@ -145,7 +126,7 @@ function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
     // once the credential is known; it refuses every other client with this same problem.
     if (routed && verdict.perClient && (options.lifecycle.decisionTable ?? options.lifecycle.clientVerdict))
       return void (stateOf(request).pendingRemoval = { headers: verdict.headers, error: verdict.removed });
-    if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+    if (routed) options.onRemovedCall?.({ version: key.version, endpoint: `${key.method} ${key.path}` }, request);
     const state = stateOf(request);
     if (hasDeprecation(verdict.headers)) state.deprecated = true;
     state.refused = true;

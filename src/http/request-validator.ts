@@ -4,26 +4,26 @@ import type { FastifySchemaCompiler } from 'fastify';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/**
- * The request validator of the plugin's routes, set on each route so that no server option can
- * loosen it: bodies, queries and parameters are checked as the version's document states them.
- * Fastify's default validator removes unknown members (`removeAdditional`), coerces types and fills
- * defaults, so a v1 body with a v2-only field would pass with the field dropped in silence, while
- * the document says `additionalProperties: false`. Here every error is listed, nothing is changed,
- * and an unknown field is a 400 naming it. Integer query members are converted beforehand, from
- * their canonical text only (`integerCoercion`).
- */
-export function createRequestValidatorCompiler(): FastifySchemaCompiler<unknown> {
+/** A validator that never changes what it checks: no coercion, no defaults, no removed members. */
+export function createStrictAjv(allErrors: boolean): Ajv {
   // Not strict: schemas carry OpenAPI's annotations (`example`, `x-…`) and formats such as int64.
-  const ajv = addFormats(
+  return addFormats(
     new Ajv({
       strict: false,
-      allErrors: true,
+      allErrors,
       coerceTypes: false,
       useDefaults: false,
       removeAdditional: false,
       addUsedSchema: false,
     }),
   );
+}
+
+/**
+ * The plugin routes' own validator, which no server option can loosen: Fastify's default drops
+ * unknown members, coerces and fills defaults; here an unknown field is a 400 naming it.
+ */
+export function createRequestValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const ajv = createStrictAjv(true);
   return ({ schema }) => ajv.compile(schema as object);
 }

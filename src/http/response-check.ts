@@ -1,9 +1,7 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { withoutRequired, type ApiVersion, type JsonSchema } from '../core/versions/index.ts';
+import { createStrictAjv } from './request-validator.ts';
 import { toRouteSchema } from './route-schemas.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /** Where a response first breaks its schema: a JSON pointer into the body, and what is wrong. */
 export interface ResponseViolation {
@@ -14,37 +12,15 @@ export interface ResponseViolation {
 /** Checks one response body against its version's schema; `undefined` when it conforms. */
 export type ResponseCheck = (body: unknown) => ResponseViolation | undefined;
 
-/**
- * Compile response checks, one per version and component schema, shared by the operations that
- * answer with it. The validator is separate from Fastify's request validator on purpose: that
- * one coerces types, fills defaults and removes members, and a check must never change the body
- * it checks (a handler may hand over an object it keeps).
- */
+/** Response checks, one per version and schema; not Fastify's validator, which changes what it checks. */
 export function createResponseChecks(): {
   of(options: { version: ApiVersion; name: string }): ResponseCheck;
-  /**
-   * The check of a partial response (`fields=`): the body of `name` in which every `target`
-   * object is checked without its `required` list, since a sparse fieldset leaves members out on
-   * purpose. What a kept member owes is checked where the projection keeps it
-   * (`FieldSelection.projectChecked`). One compiled check per schema and target, whatever
-   * the fieldset: a client choosing fieldsets never makes the server compile.
-   */
+  /** A partial response's check: `target` without `required`, compiled once per schema and target. */
   partialOf(options: { version: ApiVersion; name: string; target: string }): ResponseCheck;
 } {
-  // Not strict: schemas carry OpenAPI's annotations (`example`, `x-…`) and formats such as int64.
-  const ajv = addFormats(
-    new Ajv({
-      strict: false,
-      allErrors: false,
-      coerceTypes: false,
-      useDefaults: false,
-      removeAdditional: false,
-      addUsedSchema: false,
-    }),
-  );
+  const ajv = createStrictAjv(false);
   const cache = new Map<string, ResponseCheck>();
   const added = new Set<string>();
-  /** A check of `name` among a version's components, as `loosen` leaves them; compiled once per key. */
   const checkOf = (options: {
     version: ApiVersion;
     name: string;

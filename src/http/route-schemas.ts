@@ -2,10 +2,7 @@ import type { ApiVersion, JsonSchema } from '../core/versions/index.ts';
 
 const componentRef = '#/components/schemas/';
 
-/**
- * A self-contained schema for Fastify's validator or serializer: the named component with every
- * component of its version under `definitions`, refs rewritten to point there.
- */
+/** A self-contained schema: the named component with its version's components under `definitions`. */
 export function toRouteSchema(options: { version: ApiVersion; name: string; forSerializer?: boolean }): JsonSchema {
   const { version, name, forSerializer = false } = options;
   const rewrite = (value: unknown): unknown => {
@@ -26,10 +23,7 @@ export function toRouteSchema(options: { version: ApiVersion; name: string; forS
   return { ...(rewrite(version.schemas[name]) as JsonSchema), definitions };
 }
 
-/**
- * Input fields the head accepts for a body schema that this version does not know. A replace
- * (PUT) from an older client must keep them rather than clear them: the client cannot send them.
- */
+/** Input fields the head accepts that this version does not know: a replace from it keeps them. */
 export function hiddenInputFields(options: {
   head: ApiVersion;
   version: ApiVersion;
@@ -41,12 +35,7 @@ export function hiddenInputFields(options: {
   return new Set(props(options.head).filter((f) => !known.has(f)));
 }
 
-/**
- * The hidden input fields a request migration did not set. A field the client's version cannot
- * name may arrive all the same, set by a migration (a rename sets the new name from the old), and
- * is then the client's to change. A field the client sent itself, past an open schema, stays
- * hidden: an older version cannot write what it cannot name.
- */
+/** The hidden fields a request migration did not set (one it set, by a rename, is the client's). */
 export function stillHidden(options: {
   hidden: ReadonlySet<string>;
   sent: unknown;

@@ -1,23 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import { resolveVersion } from '../core/negotiation/index.ts';
+import type { ElementUseCheck } from '../core/lifecycle/index.ts';
 import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
-import type { OperationCallListener } from './versioned-api-options.ts';
-import { hookApplies, type VersionedRequestHook } from './version-hooks.ts';
+import {
+  hookApplies,
+  type ElementUseEvent,
+  type OperationCallListener,
+  type VersionedRequestHook,
+} from './versioned-api-options.ts';
 
 /** What a version's routes share, whether a handler or the upstream answers them. */
 export interface RouteStepsScope {
   version: ApiVersion;
-  /** Every version's name, for negotiation's messages. */
   supported: string[];
   vendor: string;
   hooks: readonly VersionedRequestHook[];
   onOperationCall?: OperationCallListener | undefined;
 }
 
-/** Options of {@link versionRouteSteps}: how a route's method finds its operation. */
 export interface VersionRouteStepsOptions {
-  /** The operation a route (by its method) reaches: one for a handler's route, per method for a forwarded path. */
   operationOf: (method: string) => OperationSpec;
   /** The operation as a hook is told of it (by default, the route's). */
   calledOf?: (request: FastifyRequest, method: string) => OperationSpec;
@@ -26,17 +28,11 @@ export interface VersionRouteStepsOptions {
 // The steps of the plugin's own hooks, by the hook function's name; any other is the app's.
 const stepNames: Readonly<Record<string, string>> = { lifecycleHeaders: 'lifecycle-headers', rulebook: 'rulebook' };
 
-// The `Accept` values found to agree with a version's scope (its vendor and versions): clients send
-// a few values over and over, each read once rather than on every call (bounded, since the values
-// are the clients').
+// The `Accept` values found to agree with a version's scope: clients send a few values over and
+// over, each read once (bounded, since the values are the clients').
 const agreeingByScope = new WeakMap<RouteStepsScope, Set<string | undefined>>();
 
-/**
- * A version's per-route steps, written once for the routes of handlers and of forwarding alike:
- * `negotiate` (the path's version, which `Accept` may not contradict), `count-call` (the call
- * counted for usage), then each of the version's hooks (`lifecycle-headers` for the lifecycle's
- * headers and usage, `on-versioned-request` for the app's own), each applied only where it can.
- */
+/** A version's per-route steps, for handlers and forwarding alike, each applied only where it can. */
 export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteStepsOptions): RequestStep[] {
   const { version, supported, vendor } = scope;
   const { operationOf } = options;
@@ -94,4 +90,29 @@ export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteS
     });
   }
   return steps;
+}
+
+export interface DeprecatedElementsStepOptions {
+  /** `input` where the body is parsed (a handler's route), `lifecycle` where it streams unread (forwarding). */
+  phase: 'input' | 'lifecycle';
+  version: ApiVersion;
+  operationOf: (method: string) => OperationSpec;
+  /** The operation's compiled check, or none when it has no deprecated element to look for. */
+  checkOf: (operation: OperationSpec) => ElementUseCheck | undefined;
+  read: (request: FastifyRequest) => Parameters<ElementUseCheck>[0];
+  onUse: (event: ElementUseEvent) => void | Promise<void>;
+}
+
+/** The `deprecated-elements` step: the deprecated fields and parameters a call uses, told to `onUse`. */
+export function deprecatedElementsStep(o: DeprecatedElementsStepOptions): RequestStep {
+  return {
+    name: 'deprecated-elements',
+    phase: o.phase,
+    appliesTo: (route) => o.checkOf(o.operationOf(route.method)) !== undefined,
+    run: (request, reply, route) => {
+      const operation = o.operationOf(route.method);
+      const used = o.checkOf(operation)!(o.read(request));
+      if (used.length > 0) return o.onUse({ request, reply, version: o.version, operation, used });
+    },
+  };
 }

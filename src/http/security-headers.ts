@@ -4,18 +4,13 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 /** Headers every response carries, whatever its status. */
 export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
 
-/**
- * The security-headers steps' resource: they add {@link securityHeaders} to every response Fastify
- * sends: successes, problems, 404s and parser errors alike. `nosniff` stops a browser from reading
- * a JSON body (echoed input included) as HTML or script.
- */
+/** `nosniff` on every response stops a browser from reading a JSON body (echoed input) as HTML or script. */
 export const securityHeadersKey = stepKey<object>('security-headers');
 
 // In the first phase so a reply sent from any later step has them; on the way out for errors
 // raised before routing.
 const set = (_request: unknown, reply: FastifyReply) => void reply.headers(securityHeaders);
 
-/** The `gate:security-headers` step. */
 export const securityHeadersStep = defineStep({
   needs: securityHeadersKey,
   name: 'security-headers',
@@ -24,7 +19,6 @@ export const securityHeadersStep = defineStep({
   create: () => set,
 });
 
-/** The `respond:security-headers` step. */
 export const securityHeadersResponseStep = defineStep({
   needs: securityHeadersKey,
   name: 'security-headers',

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-/** Fields that hold a list: a handler's value joins what the hooks set (a deprecation `Link` and a pagination `Link` both stay). */
+/** Fields that hold a list: a deprecation `Link` and a pagination `Link` both stay. */
 const listFields = new Set(['link', 'vary']);
 
 /** Set a response header, or for a list-valued field append to the value already there. */

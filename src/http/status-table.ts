@@ -1,9 +1,6 @@
 import type { ErrorCode } from '../core/errors/index.ts';
 
-/**
- * The one table from error code to HTTP status. A `Record` over every code, so a new code without
- * a status fails to compile.
- */
+/** The one table from error code to HTTP status: a new code without a status fails to compile. */
 export const statusOf: Record<ErrorCode, number> = {
   MALFORMED_REQUEST: 400,
   VALIDATION_FAILED: 400,

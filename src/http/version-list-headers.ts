@@ -1,7 +1,6 @@
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
-/** What {@link versionListHeadersStep} is made from. */
 export interface VersionListHeadersOptions {
   lifecycle: LifecycleSource;
   /** `true`: on every answer; `'api'`: on the API's only; `false`: none. */
@@ -11,10 +10,7 @@ export interface VersionListHeadersOptions {
 
 export const versionListHeadersKey = stepKey<VersionListHeadersOptions>('version-list-headers');
 
-/**
- * The `gate:version-list-headers` step: the lifecycle's version list headers on every answer (or
- * the API's only); off when the option is, or the lifecycle has no list.
- */
+/** The `gate:version-list-headers` step: off when the option is, or the lifecycle has no list. */
 export const versionListHeadersStep = defineStep({
   needs: versionListHeadersKey,
   name: 'version-list-headers',

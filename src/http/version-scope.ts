@@ -2,8 +2,7 @@ import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { fieldSchemas, servedSchemas } from '../core/lifecycle/index.ts';
 import { createFieldSelector, type ApiVersion } from '../core/versions/index.ts';
 import type { createResponseChecks } from './response-check.ts';
-import type { VersionedApiOptions } from './versioned-api-options.ts';
-import type { VersionedRequestHook } from './version-hooks.ts';
+import type { VersionedApiOptions, VersionedRequestHook } from './versioned-api-options.ts';
 
 /** What every operation of one version shares, made once per version at start. */
 export interface VersionScope extends VersionedApiOptions {

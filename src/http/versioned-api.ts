@@ -10,39 +10,30 @@ import { createResponseChecks } from './response-check.ts';
 import type { VersionedApiOptions } from './versioned-api-options.ts';
 import { createVersionScope, type VersionScope } from './version-scope.ts';
 
-export type { VersionedRequestHook } from './version-hooks.ts';
-export type { ElementUseEvent, OperationCallListener, VersionedApiOptions } from './versioned-api-options.ts';
+export type {
+  ElementUseEvent,
+  OperationCallListener,
+  VersionedApiOptions,
+  VersionedRequestHook,
+} from './versioned-api-options.ts';
 
 // Every method Fastify can route (TRACE and QUERY included): a known path answers each with 405, never 404.
 const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
 
 const methodAnswerConfig = Symbol('versionary.methodAnswer');
 
-/**
- * Whether the request reached a path's 405 route (a method its operations do not declare): the
- * role rule asks `read` of it, whatever the method, so a reader learns the `Allow` of a path as the
- * gateway and nginx answer it, rather than a 403 for a method nobody may use there.
- */
+/** Whether the request reached a path's 405 route: the role rule asks only `read` of it, not a 403. */
 export function isMethodAnswer(request: FastifyRequest): boolean {
   const marked = (request.routeOptions.config as unknown as Record<symbol, unknown> | undefined)?.[methodAnswerConfig];
   return marked === true || (typeof marked === 'function' && (marked as (request: FastifyRequest) => boolean)(request));
 }
 
-/**
- * The route config of a route that answers some of its requests as a path's 405 route does (a
- * forwarded version's catch-all that refuses undocumented paths): those `answers` tells of ask
- * only `read` (see {@link isMethodAnswer}).
- */
+/** The config of a route whose requests `answers` picks are 405 answers too (see {@link isMethodAnswer}). */
 export function methodAnswerWhen(answers: (request: FastifyRequest) => boolean): Record<symbol, unknown> {
   return { [methodAnswerConfig]: answers };
 }
 
-/**
- * Register every operation of every version as its own route, with that version's schemas for
- * validation and serialisation (compiled once, at start), request migration up to the head,
- * the one handler, response migration down and partial responses. Unknown methods on a known
- * path answer 405 with `Allow`; OPTIONS answers 204 with `Allow`.
- */
+/** Every operation of every version as its own route; other methods 405 and OPTIONS 204, with `Allow`. */
 export function registerVersionedApi(app: FastifyInstance, options: VersionedApiOptions): void {
   const { missing } = handlerCoverage(options.bundle.head, options.handlers);
   if (missing.length > 0) {
@@ -57,7 +48,6 @@ export function registerVersionedApi(app: FastifyInstance, options: VersionedApi
     registerVersion(app, createVersionScope({ ...options, version, checks, validatorCompiler }));
 }
 
-/** Each operation of one version as its own route, then each of its paths' `OPTIONS` and 405 answers. */
 function registerVersion(app: FastifyInstance, scope: VersionScope): void {
   const { version, base } = scope;
   const methodsByPath = new Map<string, string[]>();

@@ -1,17 +1,14 @@
 /**
- * Stable codes of the deprecation warnings the plugin emits as Node process warnings (as Fastify's
- * `FSTDEP` ones), so an app can filter one by its code. A code never changes meaning;
- * `docs/errors.md` lists each one and a test keeps the two in step.
+ * Stable codes of the plugin's deprecation warnings (as Fastify's `FSTDEP`), so an app can filter
+ * one; `docs/errors.md` lists each and a test keeps the two in step.
  */
 export const DeprecationWarningCode = {
   HeaderStyleIso: 'VERSIONARY_DEP001',
   EndpointsKey: 'VERSIONARY_DEP002',
 } as const;
 
-/** One of the stable deprecation warning codes. */
 export type DeprecationWarningCode = (typeof DeprecationWarningCode)[keyof typeof DeprecationWarningCode];
 
-/** What each warning says: the old form, and the form to write instead. */
 export const deprecationWarnings: Record<DeprecationWarningCode, string> = {
   VERSIONARY_DEP001: 'lifecycle.headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.',
   VERSIONARY_DEP002:

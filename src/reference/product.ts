@@ -5,15 +5,14 @@ import type { ServiceConfig } from '../loop/settings.ts';
 import type { LoopProduct } from '../loop/product.ts';
 import type { LoopLifecycleOptions } from '../loop/lifecycle/options.ts';
 import { createApiBundle } from './api/index.ts';
-import { referenceApiInfo } from './api-info.ts';
 import { referenceHandlers } from './resources/feature.ts';
-import { rootFeature } from './root-feature.ts';
+import { sendHomePage } from '../loop/portal/home-page.ts';
+import { prefersHtml } from '../loop/portal/prefers-html.ts';
+import type { ServiceFeature } from '../loop/host/feature.ts';
+import type { ApiDocumentInfo } from '../loop/host/api-info.ts';
+import type { LifecycleContext } from '../loop/lifecycle/context.ts';
 
-/**
- * The reference service as a product: users and posts, served by their handlers, with the built-in
- * versions' release dates and the `/` page. Tests give a bundle of their own to add a version; the
- * CLI's management client gives handlers that need no tables.
- */
+/** The reference service as a product: users and posts, built-in release dates and the `/` page. */
 export function referenceProduct(
   overrides: { bundle?: VersionBundle; handlers?: NonNullable<LoopLifecycleOptions['handlers']> } = {},
 ): LoopProduct {
@@ -34,3 +33,32 @@ export async function composeReference(config: ServiceConfig): Promise<LoopProdu
     ]);
   return referenceProduct();
 }
+
+/** What the reference service's version documents say of its API (an app's say what the app gave). */
+const referenceApiInfo = (version: string): ApiDocumentInfo => ({
+  description: `Version ${version} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
+  license: { name: 'MIT', identifier: 'MIT' },
+});
+
+/** `/healthz`, and `/`: the service's name and its versions, as a page for a browser. */
+const rootFeature: ServiceFeature<LifecycleContext> = {
+  name: 'root',
+  install: ({ app, runtime, bundle, api }) => {
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    app.get('/', async (request, reply) => {
+      const versions = runtime.document().versions;
+      reply.header('vary', 'Accept');
+      if (prefersHtml(request.headers.accept)) return sendHomePage(reply, { versions, site: api.title });
+      return {
+        name: 'Versionary reference service',
+        versions: versions.map((v) => ({
+          name: v.name,
+          state: v.state,
+          removed: v.state === 'removed',
+          base: `${api.prefix}/${v.name}`,
+          openapi: bundle.get(v.name) ? `${api.prefix}/${v.name}/openapi.json` : null,
+        })),
+      };
+    });
+  },
+};

@@ -1,45 +1,29 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { createApiScope, type ApiScope } from '../api-scope.ts';
 import { routeUrlOf } from '../route-url.ts';
-import { compileRoute, type RoutePlan } from './compile-route.ts';
+import { compileRoute, type Done, type PayloadDone, type RoutePlan } from './compile-route.ts';
 import { requestPhases, type PayloadPhase, type RequestPhase } from './phases.ts';
 import { describeRoute, type RouteDescription } from './route-description.ts';
-import type { PayloadStep, RequestStep } from './step-types.ts';
-import { installStageHooks } from './stage-hooks.ts';
+import type { PayloadStep, RequestStep } from './step-definition.ts';
 
-export type { RequestStep } from './step-types.ts';
+export type { RequestStep } from './step-definition.ts';
 
 /** The steps of one Fastify context, run by one hook per Fastify stage, compiled per route. */
 export interface RequestPipeline {
-  /** A step of a phase that does not see the payload. */
-  add(step: RequestStep): void;
-  /** A step on the way out (`respond`, the default) or of `serialize`: it may replace the payload. */
+  /** A step of any phase; one of `serialize` or `respond` may replace the payload. */
+  add(step: AnyStep): void;
+  /** A step of `respond` (the default) or `serialize`: it may replace the payload. */
   respond(step: PayloadStep): void;
-  /**
-   * The product's steps in order (`phase:name`): steps then run in this order within a phase, and
-   * a step or route step the list does not name is refused, so that the list is the whole story.
-   */
+  /** The product's steps in order (`phase:name`); a step the list does not name is refused. */
   order(list: readonly string[]): void;
-  /**
-   * Forget the compiled plans of every pipeline of the app's server: each route's steps are
-   * filtered again (`appliesTo`) at its next request. For a step whose `appliesTo` reads live state
-   * (brownouts planned, a version's schedule): its owner calls this when that state changes.
-   */
+  /** Forget the server's compiled plans: for a step whose `appliesTo` reads live state. */
   invalidate(): void;
 }
 
 /** A route's own steps, which the pipeline runs with the context's (`config: routeSteps([...])`). */
 const kRouteSteps = 'versionarySteps';
 
-/**
- * The route config that gives a route its own steps (its version, lifecycle and input steps):
- * the pipeline that describes the route runs them in their phases, among the context's steps.
- *
- * @example
- * ```ts
- * app.route({ method: 'GET', url, config: routeSteps([{ name: 'negotiate', phase: 'version', run }]), handler });
- * ```
- */
+/** The route config that gives a route its own steps, run in their phases among the context's. */
 export function routeSteps(steps: readonly RequestStep[]): Record<string, unknown> {
   return { [kRouteSteps]: steps };
 }
@@ -48,32 +32,20 @@ const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 // Every pipeline of one server, whichever context holds it (the loop's parts may sit in a context
 // the app cannot see into), so that a route's steps can be printed from the app.
 interface Registered {
-  describe(url: string, method: string): readonly string[] | undefined;
   plan(url: string, method: string): RoutePlan | undefined;
   forget(): void;
 }
 const byServer = new WeakMap<object, Registered[]>();
 
 /**
- * The steps of the route registered at `url` (`/api/v2/users/:id`) for `method` (GET by default),
- * in the order they run, as `phase:name` (`identify:authenticate`, `respond:caching`), every
- * stage from `onRequest` to `onResponse`; none for a route no pipeline of the app's server described.
- *
- * @example
- * ```ts
- * await app.ready();
- * describeRequestSteps(app, '/api/v2/users/:id'); // ['gate:strict-requests', …, 'after:metrics']
- * ```
+ * The steps of the route at `url` for `method`, in the order they run, as `phase:name`.
  * @internal exported for scripts/steps-table.ts and the tests
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
-  return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);
+  return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.plan(url, method)?.names ?? [])]);
 }
 
-/**
- * The compiled plan of the route registered at `url` for `method`, when exactly one pipeline of
- * the server serves it (the thin data plane runs its stages); `undefined` otherwise.
- */
+/** The compiled plan of a route when exactly one pipeline of the server serves it (for the thin data plane). */
 export function routePlanOf(server: object, url: string, method: string): RoutePlan | undefined {
   let found: RoutePlan | undefined;
   for (const p of byServer.get(server) ?? []) {
@@ -86,17 +58,8 @@ export function routePlanOf(server: object, url: string, method: string): RouteP
 }
 
 /**
- * The request pipeline of a Fastify context for an API under `prefix`, created (with its hooks)
- * on first use. Without a prefix, the context's first pipeline (one for `/api` if it has none):
- * steps that apply to every route do not depend on it. Every feature of the context adds its
- * steps to it; each route's steps are filtered once (`appliesTo`) and composed into one function
- * per Fastify stage, which calls each step directly and awaits only the steps that return a
- * promise. Create it before the context's routes: each is described when it is registered.
- *
- * @example
- * ```ts
- * requestPipeline(app, '/api').add({ name: 'nosniff', phase: 'gate', run: (_q, reply) => void reply.header('x-content-type-options', 'nosniff') });
- * ```
+ * The pipeline of a context for an API under `prefix` (else its first), made on first use: before
+ * the context's routes, since each is described when registered.
  */
 export function requestPipeline(app: FastifyInstance, prefix?: string): RequestPipeline {
   let byPrefix = pipelines.get(app);
@@ -162,14 +125,12 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
     const url = routeUrlOf(request);
     return url === undefined ? compile(url, request.method, request.url) : planFor(url, request.method);
   });
-  let described = byServer.get(app.server);
-  if (!described) byServer.set(app.server, (described = []));
-  described.push({
-    describe: (url, method) => (routes.has(url) ? planFor(url, method).names : undefined),
+  const server = byServer.get(app.server) ?? [];
+  byServer.set(app.server, server);
+  server.push({
     plan: (url, method) => (routes.has(url) ? planFor(url, method) : undefined),
     forget: () => plans.clear(),
   });
-  const server = described;
 
   const insert = (step: AnyStep) => {
     assertListed(step);
@@ -193,4 +154,62 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
       for (const p of server) p.forget();
     },
   };
+}
+
+type StageFn = (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
+// eslint-disable-next-line max-params -- Fastify's callback payload hooks take four
+type PayloadFn = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: PayloadDone) => void;
+
+type WithPlan = FastifyRequest & { versionaryPlan: RoutePlan | null };
+
+/**
+ * One hook per Fastify stage, added before any plugin context so every route meets them before the
+ * app's own. The plan is kept on the request (`versionaryPlan`; a second pipeline keeps its own
+ * aside) and looked up again after `reply.callNotFound()`.
+ */
+function installStageHooks(app: FastifyInstance, owner: object, resolve: (request: FastifyRequest) => RoutePlan): void {
+  if (!app.hasRequestDecorator('versionaryPlan')) app.decorateRequest('versionaryPlan', null);
+  const aside = new WeakMap<FastifyRequest, RoutePlan>();
+  const planOf = (request: FastifyRequest): RoutePlan => {
+    const held = (request as WithPlan).versionaryPlan;
+    if (held !== null && held.owner === owner && !(held.routed && request.is404)) return held;
+    const kept = held === null || held.owner === owner ? undefined : aside.get(request);
+    if (kept && !(kept.routed && request.is404)) return kept;
+    const plan = resolve(request);
+    if (held === null || held.owner === owner) (request as WithPlan).versionaryPlan = plan;
+    else aside.set(request, plan);
+    return plan;
+  };
+  const plain = (stage: 'onRequest' | 'preValidation' | 'preHandler' | 'onResponse') =>
+    app.addHook(stage, (request: FastifyRequest, reply: FastifyReply, done: Done) => {
+      const run = planOf(request).stages[stage] as StageFn | undefined;
+      if (run) run(request, reply, done);
+      else done();
+    });
+  const withPayload = (stage: 'preSerialization' | 'onSend') =>
+    // eslint-disable-next-line max-params -- Fastify's callback payload hooks take four
+    app.addHook(stage, (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: PayloadDone) => {
+      const run = planOf(request).stages[stage] as PayloadFn | undefined;
+      if (run) run(request, reply, payload, done);
+      else done(null, payload);
+    });
+  plain('onRequest');
+  // The payload of preParsing is the body stream: its steps look at headers and pass it on.
+  // eslint-disable-next-line max-params -- Fastify's callback preParsing hook takes four
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const run = planOf(request).stages.preParsing as StageFn | undefined;
+    if (!run) return done(null, payload);
+    run(request, reply, (error) => (error ? done(error) : done(null, payload)));
+  });
+  plain('preValidation');
+  plain('preHandler');
+  withPayload('preSerialization');
+  withPayload('onSend');
+  plain('onResponse');
+  app.addHook('onRequestAbort', (request, done) => {
+    const run = planOf(request).stages.onRequestAbort as StageFn | undefined;
+    // The client left: there is no reply to give the steps (they release what the request held).
+    if (run) run(request, null as unknown as FastifyReply, done);
+    else done();
+  });
 }

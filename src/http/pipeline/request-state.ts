@@ -2,18 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 
-/**
- * A rule that answered instead of the handler (`removed`, `brownout`, `closed_to_new_clients`,
- * `rate_limited`), or that let through a call it refuses others (`extended_access`: a removed
- * version or endpoint served to a client with extended access). Set by the rule itself, where it decides.
- */
+/** A rule that answered instead of the handler, or (`extended_access`) let a removed call through. */
 export type RuleDecision = 'removed' | 'brownout' | 'closed_to_new_clients' | 'rate_limited' | 'extended_access';
 
-/**
- * What the steps of one request tell each other, in one object per request (Fastify's
- * `versionaryState` request decorator): the http layer's members here, a layer above keeps its
- * own in a slot of its own ({@link stateKey}).
- */
+/** What the steps of one request tell each other (`versionaryState`); layers above use {@link stateKey}. */
 export interface RequestState {
   /** Credentials that failed, kept for the `authorize` step (a rate limit counts them first). */
   authFailure?: VersionaryError;
@@ -25,10 +17,7 @@ export interface RequestState {
   versionFromAccept?: boolean;
   /** The answer carries the lifecycle's `Deprecation` header (the lifecycle steps), for metrics. */
   deprecated?: boolean;
-  /**
-   * The lifecycle refused the call (a removed version, endpoint or element, closed to new clients,
-   * a brownout), whatever status it answered with: it is not counted as usage.
-   */
+  /** The lifecycle refused the call, whatever the status: it is not counted as usage. */
   refused?: boolean;
   /** The rate-limit policy that refused the request with a 429 (its name), for metrics. */
   rateLimitPolicy?: string;
@@ -38,10 +27,7 @@ export interface RequestState {
   lifecycleVerdict?: LifecycleVerdict;
   /** The deprecated fields and parameters the call used (`User.nickname`), for traces. */
   deprecatedElements?: readonly string[];
-  /**
-   * A removal some client is still served past (extended access), left by the removed gate for
-   * when the caller is known: a caller that is not identified gets it, not a 401.
-   */
+  /** A removal some client is served past, left by the removed gate until the caller is known. */
   pendingRemoval?: { headers: Record<string, string>; error: VersionaryError };
   /** The matched route's pattern (`null` when none matched), read once (`routeUrlOf`). */
   routeUrl?: string | null;
@@ -70,17 +56,7 @@ export interface StateKey<T> {
 
 const slotNames = new Set<string>();
 
-/**
- * A slot of the request state, typed by its value: the module that owns the member makes the key,
- * and reads and writes it through the key, so no shared interface is extended by declaration merging.
- *
- * @example
- * ```ts
- * const principalSlot = stateKey<Principal>('principal');
- * principalSlot.set(request, principal);
- * principalSlot.get(request)?.id;
- * ```
- */
+/** A typed slot of the request state, made by the module that owns the member (no declaration merging). */
 export function stateKey<T>(name: string): StateKey<T> {
   // A plain member, seen in a debugger and a log as the others are; `slot:` keeps it apart from
   // the members of `RequestState`, and one name is one slot.

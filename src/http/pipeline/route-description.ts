@@ -1,19 +1,13 @@
 import type { ApiScope } from '../api-scope.ts';
 
-/**
- * What a route is, decided once per route pattern: whether it is the API's or the management
- * API's, its version and the operation's template. Every step reads it instead of parsing the URL.
- */
+/** What a route is, decided once per route pattern: every step reads it instead of parsing the URL. */
 export interface RouteDescription {
   /** The route pattern (`/api/v2/users/:id`), or `undefined` for a path no route matched. */
   readonly url: string | undefined;
-  /** The method this description is of (`GET`): a route's steps are compiled per method. */
   readonly method: string;
   /** A method that may carry a body the service reads (Fastify reads none on GET and HEAD). */
   readonly hasBody: boolean;
-  /** At or under the API prefix. */
   readonly api: boolean;
-  /** At or under the management API's prefix. */
   readonly management: boolean;
   /** The version segment (`v2`), for a path under the API prefix that names one. */
   readonly version: string | undefined;
@@ -45,11 +39,7 @@ export function describeRoute(
 // Fastify reads no body for these: a body step never applies to them.
 const bodiless = new Set(['GET', 'HEAD']);
 
-/**
- * The method the lifecycle's rules judge a call by: HEAD is GET without the body, so a brownout,
- * a removal or a deprecation of `GET /users/{id}` answers HEAD as it answers GET. Keyed on the raw
- * method, HEAD would pass a rule GET is refused by.
- */
+/** The method the lifecycle's rules judge a call by: HEAD is GET's, or it would pass a rule GET is refused by. */
 export function ruleMethod(method: string): string {
   return method === 'HEAD' ? 'GET' : method;
 }

@@ -1,13 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PayloadPhase, RequestPhase } from './phases.ts';
 import type { RouteDescription } from './route-description.ts';
-import type { PayloadStep, RequestStep } from './step-types.ts';
 
-/**
- * The name of what a step is made from (a part's clock, store, cache, options), typed by it: the
- * step says it `needs` the key, the part that installs it provides the key's resource
- * (`provideSteps(app, [[key, resource]])`). A value, so the http layer never names the loop's types
- * and no shared interface is extended by declaration merging.
- */
+/** One per-request rule: what it does, in which phase, and on which routes (decided once per route). */
+export interface RequestStep {
+  name: string;
+  phase: Exclude<RequestPhase, PayloadPhase>;
+  /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
+  appliesTo?: (route: RouteDescription) => boolean;
+  thin?: boolean;
+  /** May throw (the error becomes the answer) or return a promise, which alone is awaited. */
+  run: (request: FastifyRequest, reply: FastifyReply, route: RouteDescription) => unknown;
+}
+
+/** A rule that sees the payload (`respond` by default): it sets headers, or returns a payload to send instead. */
+export interface PayloadStep {
+  name: string;
+  phase?: PayloadPhase;
+  appliesTo?: (route: RouteDescription) => boolean;
+  thin?: boolean;
+  /** Given the route it is bound to after the payload, as a request step is (most ignore it). */
+  // eslint-disable-next-line max-params -- Fastify's three payload arguments, then the route
+  run: (request: FastifyRequest, reply: FastifyReply, payload: unknown, route: RouteDescription) => unknown;
+}
+
+/** The typed name of what a step is made from, a value so the http layer never names the loop's types. */
 export interface StepKey<R> {
   /** For errors: the part or feature that provides it (`caching`, `rate-limit`). */
   readonly name: string;
@@ -15,56 +32,35 @@ export interface StepKey<R> {
   readonly resource?: (resource: R) => void;
 }
 
-/**
- * A key for the resource of one or more steps.
- *
- * @example
- * ```ts
- * export const cachingKey = stepKey<CachingOptions>('caching');
- * ```
- */
+/** A key for the resource of one or more steps. */
 export function stepKey<R>(name: string): StepKey<R> {
   return { name };
 }
 
 interface DefinitionBase<R> {
-  /** For errors and the architecture notes: `removed-gate`, `authenticate`. */
   readonly name: string;
-  /** What `create` and `appliesTo` are given: the resource its part provides for this key. */
   readonly needs: StepKey<R>;
   /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
   readonly appliesTo?: (route: RouteDescription, resources: R) => boolean;
-  /**
-   * The step runs on the thin data plane's request too (`ThinRequest`, `http/thin`): it reads only
-   * the members that has. A route whose steps all say so may be served by the thin data plane.
-   */
+  /** It runs on the thin data plane's request too: a route whose steps all say so may be served there. */
   readonly thin?: boolean;
 }
 
-/** A step of a phase that does not see the payload; `create` runs once, when its resource is provided. */
+/** `create` runs once, when the resource is provided; `undefined` when the feature is off. */
 export interface RequestStepDefinition<R = never> extends DefinitionBase<R> {
   readonly phase: Exclude<RequestPhase, PayloadPhase>;
-  /** The step's run for these resources, or `undefined` when the feature is off (no store, an option false). */
   readonly create: (resources: R) => RequestStep['run'] | undefined;
 }
 
-/** A step that sees the payload (`serialize`, `respond`): it sets headers, or returns a payload to send instead. */
 export interface PayloadStepDefinition<R = never> extends DefinitionBase<R> {
   readonly phase: PayloadPhase;
   readonly create: (resources: R) => PayloadStep['run'] | undefined;
 }
 
-/**
- * One per-request rule: where it runs, what it needs, and how its run is made from that. A
- * definition of any resource is a `StepDefinition` (its `never` default): it takes its resource only.
- */
+/** One per-request rule: where it runs, what it needs, and how its run is made from that. */
 export type StepDefinition<R = never> = RequestStepDefinition<R> | PayloadStepDefinition<R>;
 
-/**
- * A step a route brings itself (`config: routeSteps([...])`: a version's negotiation, lifecycle
- * and input steps, built per operation). A list names it so that the list still orders it and the
- * pipeline still refuses a route step the list does not name.
- */
+/** A step a route brings itself (`routeSteps`), named in the list so the list still orders it. */
 export interface RouteStepEntry {
   readonly phase: RequestPhase;
   readonly name: string;
@@ -74,27 +70,17 @@ export interface RouteStepEntry {
 /** An entry of a product's list of steps: a definition, or a route's own step. */
 export type ListedStep = StepDefinition | RouteStepEntry;
 
-/**
- * A step definition, typed by the key it needs: `create` gets that key's resource.
- *
- * @example
- * ```ts
- * const tenantKey = stepKey<{ check: (request: FastifyRequest) => void }>('tenant');
- * export const tenantStep = defineStep({ needs: tenantKey, phase: 'check', name: 'tenant', create: (o) => (request) => o.check(request) });
- * ```
- */
+/** A step definition, typed by the key it needs: `create` gets that key's resource. */
 export function defineStep<R>(definition: RequestStepDefinition<R>): RequestStepDefinition<R>;
 export function defineStep<R>(definition: PayloadStepDefinition<R>): PayloadStepDefinition<R>;
 export function defineStep<R>(definition: StepDefinition<R>): StepDefinition<R> {
   return definition;
 }
 
-/** The list entry of a step that routes bring themselves (`routeStep('version', 'negotiate')`). */
 export function routeStep(phase: RequestPhase, name: string): RouteStepEntry {
   return { phase, name };
 }
 
-/** `phase:name`, as the pipeline orders and prints steps. */
 export function stepId(step: { phase: RequestPhase; name: string }): string {
   return `${step.phase}:${step.name}`;
 }

@@ -6,11 +6,7 @@ import { nearestName } from '../../core/text/index.ts';
 const Fn = Type.Unsafe<unknown>({ isFunction: true, errorText: 'must be a function' });
 const Bool = Type.Boolean({ errorText: 'must be a boolean' });
 
-/**
- * The routing plugin's options as a schema: what can be told without the bundle. The bundle, the
- * handlers, `forward` and the lifecycle are checked by code, which knows the bundle's versions and
- * operations (`resolvePluginOptions`).
- */
+/** What of the plugin's options a schema can check; the rest needs the bundle (`resolvePluginOptions`). */
 const PluginOptionsSchema = Type.Object(
   {
     bundle: Type.Optional(Type.Unknown()),

@@ -50,10 +50,7 @@ export interface VersionaryPluginOptions {
   bundle: VersionBundle;
   /** One handler per operation id of the head, written against the newest representation. */
   handlers?: Record<string, OperationHandler>;
-  /**
-   * Instead of `handlers`: forward each version to its own upstream (`versionary gateway`). Bodies
-   * stream through unparsed; the lifecycle, usage and problems work as for handlers.
-   */
+  /** Instead of `handlers`: forward each version to its own upstream (`versionary gateway`). */
   forward?: ForwardOptions;
   /** The media-type vendor: `Accept: application/vnd.<vendor>+json; version=2`. */
   vendor: string;
@@ -65,21 +62,13 @@ export interface VersionaryPluginOptions {
   clock?: Clock;
   /** Told of every call to a deprecated or removed version or endpoint (usage monitoring). */
   onUsage?: (call: UsageEvent, request: FastifyRequest) => void;
-  /**
-   * Told of every call that reached an operation of any version, deprecated or not, once per call
-   * and before the lifecycle's step (so before `onUsage`): for counting every version's traffic.
-   * Not told of calls refused before an operation is known (a removed version or endpoint, an
-   * unknown path, a method the path lacks, `OPTIONS`). It runs on the request's path: keep it to
-   * a counter's increment.
-   */
+  /** Told once of every call that reached an operation, before `onUsage`: keep it cheap. */
   onCall?: (call: CallEvent, request: FastifyRequest) => void;
   /** Who is calling, for `onUsage`, `onCall` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /**
-   * The client that extended access past a sunset and closings to new clients are judged for (a
-   * lifecycle source with `clientVerdict`); `undefined` for an unauthenticated call, which is
-   * never has extended access and counts as new. Defaults to `clientIdOf`. Asked only for the few keys with
-   * such rules.
+   * The client extended access and closings to new clients are judged for; `undefined` for an
+   * unauthenticated call. Defaults to `clientIdOf`.
    *
    * @example
    * ```ts
@@ -88,35 +77,21 @@ export interface VersionaryPluginOptions {
    */
   clientOf?: (request: FastifyRequest) => string | undefined;
   /**
-   * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it
-   * out. `document` builds it instead of the default (security schemes, more statuses, headers…),
-   * from the same inputs; it is called per request, since the lifecycle can change meanwhile.
-   * `openapiVersion` `'3.2'` writes OpenAPI 3.2 (QUERY operations under `query`); the default
-   * `'3.1'` writes them as the `x-query` extension, which 3.1 tools read.
+   * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json` (`false`: none);
+   * `document` builds it instead, per request; `openapiVersion` `'3.2'` writes QUERY under `query`.
    */
   openapi?: { title: string; document?: OpenApiDocumentBuilder; openapiVersion?: OpenApiVersion } | false;
   /** Serve the lifecycle document at `<prefix>/versions` (default true). */
   versionsDocument?: boolean;
   /** Make every error an RFC 9457 problem and explain unknown and removed versions (default true). */
   problems?: boolean;
-  /**
-   * With `problems`, answer the paths that have no route as problems too (default true): the
-   * not-found handler of the context the plugin is registered in, the app's root when registered
-   * there. `false` leaves them to the app's own not-found handler.
-   */
+  /** With `problems`, answer the paths under the prefix with no route as problems too (default true). */
   notFound?: boolean;
-  /**
-   * Send `api-supported-versions` and `api-deprecated-versions` on every response of the context
-   * the plugin is registered in (default true), or, with `'api'`, only on the API's routes and the
-   * paths under its prefix: the choice of a plugin that shares its context with other routes.
-   */
+  /** Send the version list headers on every response (default true), or with `'api'` under the prefix only. */
   versionListHeaders?: boolean | 'api';
   /** More steps that run once the version of a request is known, after the lifecycle's. */
   onVersionedRequest?: VersionedRequestHook[];
-  /**
-   * Check every response body against its version's schema (default true): one that breaks it is
-   * logged with the operation id and a JSON pointer, and answered 500 instead of being sent.
-   */
+  /** Check every response body against its version's schema (default true); one that breaks it is a 500. */
   validateResponses?: boolean;
 }
 
@@ -130,10 +105,7 @@ export interface OpenApiDocumentInput {
   verdict(operation: { method: string; path: string }): LifecycleVerdict;
   /** The OpenAPI version asked for (`3.1` unless the plugin's `openapi.openapiVersion` says otherwise). */
   openapiVersion: OpenApiVersion;
-  /**
-   * Fields and query parameters deprecated within versions, with the plugin clock's now, when the
-   * lifecycle has any: pass it on as `toOpenApiDocument`'s `elements` to document them.
-   */
+  /** Deprecated fields and parameters, when any: pass it on as `toOpenApiDocument`'s `elements`. */
   elements?: ElementDocumentation;
 }
 
@@ -147,17 +119,7 @@ export interface OpenApiDocumentInput {
  */
 export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<string, unknown>;
 
-/** The options with their defaults applied and the lifecycle resolved. */
-export interface ResolvedPluginOptions extends Required<
-  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'onCall' | 'clientIdOf' | 'clientOf' | 'forward'>
-> {
-  forward: ForwardOptions | undefined;
-  lifecycle: LifecycleConfig | LifecycleSource;
-  onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
-  onCall: ((call: CallEvent, request: FastifyRequest) => void) | undefined;
-  clientIdOf: (request: FastifyRequest) => string;
-  clientOf: (request: FastifyRequest) => string | undefined;
-}
+export type ResolvedPluginOptions = ReturnType<typeof resolvePluginOptions>;
 
 /**
  * Whether a lifecycle option is a source (it answers verdicts) rather than a plain config.
@@ -172,7 +134,7 @@ export function isLifecycleSource(value: unknown): value is LifecycleSource {
 }
 
 /** Check the plugin options and apply defaults, throwing one error that lists every problem. */
-export function resolvePluginOptions(options: VersionaryPluginOptions): ResolvedPluginOptions {
+export function resolvePluginOptions(options: VersionaryPluginOptions) {
   const errors: string[] = [];
   const raw = (options ?? {}) as unknown as Record<string, unknown>;
   const bundle = raw.bundle as VersionBundle | undefined;
@@ -186,14 +148,8 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   if (forward !== undefined) errors.push(...checkForward({ forward, names, hasHandlers: raw.handlers !== undefined }));
   else if (typeof handlers !== 'object' || handlers === null)
     errors.push('handlers must be an object of functions keyed by operation id');
-  else if (bundleOk && forward === undefined) {
-    errors.push(...handlerOptionProblems(bundle.head, handlers));
-  }
+  else if (bundleOk) errors.push(...handlerOptionProblems(bundle.head, handlers));
   errors.push(...pluginOptionsValidator.errors(raw, ''));
-  const prefix = raw.prefix ?? '/api';
-  const clock = raw.clock ?? { now: Date.now };
-  const openapi = raw.openapi ?? { title: 'API' };
-  const hooks = raw.onVersionedRequest ?? [];
   const lifecycle = raw.lifecycle ?? {};
   if (!isLifecycleSource(lifecycle)) errors.push(...checkLifecycleConfigShape({ config: lifecycle, versions: names }));
   if (errors.length > 0) {
@@ -204,29 +160,35 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
       detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}`,
     });
   }
+  const given = options as Omit<VersionaryPluginOptions, 'lifecycle'>;
   return {
-    bundle: bundle!,
+    ...given,
     handlers: handlers as Record<string, OperationHandler>,
-    vendor: raw.vendor as string,
-    prefix: prefix as string,
+    prefix: given.prefix ?? '/api',
     lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
-    clock: clock as Clock,
-    onUsage: raw.onUsage as ResolvedPluginOptions['onUsage'],
-    onCall: raw.onCall as ResolvedPluginOptions['onCall'],
-    clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
-    clientOf:
-      (raw.clientOf as ResolvedPluginOptions['clientOf'] | undefined) ??
-      (raw.clientIdOf as ResolvedPluginOptions['clientOf'] | undefined) ??
-      ((request) => request.ip),
-    openapi: openapi as ResolvedPluginOptions['openapi'],
-    versionsDocument: raw.versionsDocument !== false,
-    problems: raw.problems !== false,
-    notFound: raw.notFound !== false,
-    versionListHeaders: raw.versionListHeaders === 'api' ? 'api' : raw.versionListHeaders !== false,
-    validateResponses: raw.validateResponses !== false,
-    onVersionedRequest: hooks as VersionedRequestHook[],
+    clock: given.clock ?? { now: Date.now },
+    onUsage: given.onUsage,
+    onCall: given.onCall,
+    clientIdOf: given.clientIdOf ?? ((request) => request.ip),
+    clientOf: given.clientOf ?? given.clientIdOf ?? ((request) => request.ip),
+    openapi: given.openapi ?? { title: 'API' },
+    versionsDocument: given.versionsDocument !== false,
+    problems: given.problems !== false,
+    notFound: given.notFound !== false,
+    versionListHeaders: given.versionListHeaders === 'api' ? ('api' as const) : given.versionListHeaders !== false,
+    validateResponses: given.validateResponses !== false,
+    onVersionedRequest: given.onVersionedRequest ?? [],
     forward,
   };
+}
+
+/** Tell `onUsage` of a call to a deprecated or removed version or endpoint. */
+export function reportUsage(
+  o: ResolvedPluginOptions,
+  request: FastifyRequest,
+  call: { version: string; endpoint: string },
+): void {
+  o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request);
 }
 
 function checkForward(options: { forward: ForwardOptions; names: string[]; hasHandlers: boolean }): string[] {

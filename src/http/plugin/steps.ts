@@ -32,13 +32,7 @@ export const inputRouteStepMarks: readonly ListedStep[] = [
   routeStep('input', 'body-media-type'),
 ];
 
-/**
- * The plugin's steps, in order, for an app that registers it without the loop. The groups above
- * are the plugin's, and the loop's list (`loop/steps.ts`) places those same groups among its own
- * steps, so no step is listed twice. The plugin installs its steps from it (`defaultSteps`, which
- * imposes no order: such a context runs its steps in the order added); the routes' own steps are
- * marked too, so that the list is the plugin's whole request and may be given as a context's list.
- */
+/** The plugin's steps, in order, without the loop; the loop's list places the same groups among its own. */
 export const pluginSteps: readonly ListedStep[] = [
   ...apiGateSteps,
   ...versionRouteStepMarks,

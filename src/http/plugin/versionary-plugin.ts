@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -7,7 +7,6 @@ import {
   elementVerdict,
   type ElementDeprecation,
   type LifecycleSource,
-  type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import {
@@ -18,26 +17,21 @@ import {
   verdictDeprecation,
 } from '../../core/versions/index.ts';
 import { defaultSteps, provideSteps } from '../pipeline/listed-steps.ts';
-import { liveLifecycleHook } from '../live-lifecycle.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { forwardsUndocumented } from '../forwarded-catch-all.ts';
 import { negotiationKey } from '../negotiation.ts';
 import { installPrefixProblems, unversionedVaryKey } from '../problem-handling.ts';
-import { removalDecision, removedGateKey, removedVersionOf, verdictOf } from '../removed-gate.ts';
+import { removalDecision, removedGateKey, removedVersionOf } from '../removed-gate.ts';
 import { telemetryKey } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersKey } from '../version-list-headers.ts';
-import {
-  registerVersionedApi,
-  type ElementUseEvent,
-  type OperationCallListener,
-  type VersionedRequestHook,
-} from '../versioned-api.ts';
+import { registerVersionedApi, type ElementUseEvent, type OperationCallListener } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
-import { rulebookHook } from './rulebook-step.ts';
+import { lifecycleHookOf } from './lifecycle-hooks.ts';
 import { pluginSteps } from './steps.ts';
 import {
   isLifecycleSource,
+  reportUsage,
   resolvePluginOptions,
   type OpenApiDocumentBuilder,
   type ResolvedPluginOptions,
@@ -58,32 +52,17 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
   }
-  // Without the loop's list (the plugin on an app of its own), the plugin's steps come from its own.
   defaultSteps(app, pluginSteps, prefix);
   // In this order: without the loop's list, a phase's steps run in the order they are installed.
   provideSteps({ app, prefix }, [[negotiationKey, { prefix }]]);
   if (o.problems) provideSteps({ app, prefix }, [[unversionedVaryKey, {}]]);
   provideSteps({ app, prefix }, [
     [versionListHeadersKey, { lifecycle, versionListHeaders: o.versionListHeaders, prefix }],
-    // Removed versions and endpoints answer in onRequest, before anything else the app does.
-    [
-      removedGateKey,
-      {
-        lifecycle,
-        prefix,
-        clock,
-        onRemovedCall: (call, request) =>
-          o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
-      },
-    ],
+    [removedGateKey, { lifecycle, prefix, clock, onRemovedCall: (call, request) => reportUsage(o, request, call) }],
     // The client on traces and the call counter: only one the app identifies, never the address.
     [telemetryKey, { prefix, clientOf: options.clientOf ?? options.clientIdOf }],
   ]);
-  // With a compiled table (the loop's), core's `decide` judges every call of every version's routes.
-  const lifecycleHook = lifecycle.decisionTable
-    ? rulebookHook(o, lifecycle, lifecycle.decisionTable)
-    : liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
-  const onVersionedRequest = [lifecycleHook, ...o.onVersionedRequest];
+  const onVersionedRequest = [lifecycleHookOf(app, o, lifecycle), ...o.onVersionedRequest];
   const onCall = o.onCall;
   const onOperationCall: OperationCallListener | undefined = onCall
     ? (request, version, endpoint) =>
@@ -92,27 +71,21 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   const elements = checkedElements(o, lifecycle);
   const elementUses = elements.length > 0 ? { elements, onUse: elementStep(o, lifecycle) } : undefined;
   const registerRoutes = async (): Promise<void> => {
-    if (o.forward)
-      await registerForwardedApi(app, {
-        bundle,
-        prefix,
-        vendor,
-        forward: o.forward,
-        onVersionedRequest,
-        ...(onOperationCall ? { onOperationCall } : {}),
-        ...(elementUses ? { elementUses } : {}),
-      });
+    const api = {
+      bundle,
+      prefix,
+      vendor,
+      onVersionedRequest,
+      ...(onOperationCall ? { onOperationCall } : {}),
+      ...(elementUses ? { elementUses } : {}),
+    };
+    if (o.forward) await registerForwardedApi(app, { ...api, forward: o.forward });
     else
       registerVersionedApi(app, {
-        bundle,
+        ...api,
         handlers: o.handlers,
-        prefix,
-        vendor,
         clientIdOf: o.clientIdOf,
         validateResponses: o.validateResponses,
-        onVersionedRequest,
-        ...(onOperationCall ? { onOperationCall } : {}),
-        ...(elementUses ? { elementUses } : {}),
       });
     if (o.openapi)
       registerOpenApiRoutes(app, {
@@ -125,7 +98,6 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     const document = lifecycle.document?.bind(lifecycle);
     if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
   };
-  // Problems on the plugin's own routes and under its prefix only: the app's root handlers stay its own.
   if (o.problems)
     await installPrefixProblems(
       app,
@@ -142,60 +114,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   else await registerRoutes();
 }
 
-/** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */
-function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
-  // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
-  return function lifecycleHeaders({ request, reply, version, operation }) {
-    const key = { version: version.name, method: operation.method, path: operation.path };
-    const verdict = verdictOf(lifecycle, request, key);
-    // The few keys with per-client rules (a grant, a closing to new clients) ask the source
-    // for this client's verdict; every other request goes on with the shared one, synchronously.
-    if (verdict.perClient && lifecycle.clientVerdict)
-      return Promise.resolve(lifecycle.clientVerdict(key, o.clientOf(request), verdict)).then(
-        (own) => applyVerdict(o, { request, reply, key, verdict: own, shared: verdict }),
-        (refusal: unknown) => {
-          // The source refused this client (closed to new clients): the decision that answered.
-          if (refusal instanceof VersionaryError) stateOf(request).decision = removalDecision(refusal);
-          throw refusal;
-        },
-      );
-    applyVerdict(o, { request, reply, key, verdict, shared: verdict });
-  };
-}
-
-/** Record a deprecated call and send its headers; a removed one (past the client's own date too) is refused. */
-function applyVerdict(
-  o: ResolvedPluginOptions,
-  c: {
-    request: FastifyRequest;
-    reply: FastifyReply;
-    key: { version: string; method: string; path: string };
-    verdict: LifecycleVerdict;
-    /** The verdict for every client: removed where this client's own is not, its access was extended. */
-    shared: LifecycleVerdict;
-  },
-): void {
-  const { request, reply, key, verdict } = c;
-  const state = stateOf(request);
-  // This client's verdict is final: the public headers of early answers must not be added to it.
-  state.lifecycleJudged = true;
-  state.lifecycleVerdict = verdict;
-  if (c.shared.removed && !verdict.removed) state.decision = 'extended_access';
-  if (!verdict.deprecated) return;
-  o.onUsage?.(
-    { version: key.version, endpoint: `${key.method} ${key.path}`, clientId: o.clientIdOf(request), at: o.clock.now() },
-    request,
-  );
-  state.deprecated = true;
-  reply.headers(verdict.headers);
-  if (verdict.removed) {
-    state.refused = true;
-    state.decision = removalDecision(verdict.removed);
-    throw verdict.removed;
-  }
-}
-
-/** The lifecycle's deprecated fields and parameters, each checked against the bundle: a bad one fails registration, naming it. */
+/** The lifecycle's deprecated fields and parameters, checked against the bundle at registration. */
 function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): readonly ElementDeprecation[] {
   const elements = lifecycle.elements?.() ?? [];
   const problems = [
@@ -213,10 +132,7 @@ function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): 
   });
 }
 
-/**
- * A request that uses deprecated fields or parameters: each use is counted, and the request gets
- * their headers merged with its version's (or, past an element's sunset, the 400 that refuses it).
- */
+/** A request that uses deprecated fields or parameters: each use is counted, then headers or a 400. */
 function elementStep(
   o: ResolvedPluginOptions,
   lifecycle: LifecycleSource,
@@ -235,7 +151,6 @@ function elementStep(
   };
 }
 
-/** Count each use, then refuse the request past an element's sunset or send the elements' headers. */
 function elementHeaders(
   o: ResolvedPluginOptions,
   lifecycle: LifecycleSource,
@@ -293,41 +208,34 @@ function registerOpenApiRoutes(
   for (const version of o.bundle.versions) {
     app.get(`${o.prefix}/${version.name}/openapi.json`, async (request) => {
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: o.vendor });
-      const basePath = `${o.prefix}/${version.name}`;
       // Built per request: deprecations and sunsets can change while the service runs.
       const deprecations = o.lifecycle.elements?.() ?? [];
       const guides = o.lifecycle.migrationUrl?.bind(o.lifecycle);
-      const now = o.clock.now();
       const elements =
         deprecations.length > 0
           ? {
               elements: {
                 deprecations,
-                now,
+                now: o.clock.now(),
                 ...(guides ? { guideOf: (e: ElementDeprecation) => guides(e.version) } : {}),
               },
             }
           : {};
-      if (o.document)
-        return o.document({
-          version,
-          title: o.title,
-          basePath,
-          openapiVersion: o.openapiVersion,
-          verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
-          ...elements,
-        });
-      return toOpenApiDocument({
+      const verdict = (op: { method: string; path: string }) =>
+        o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
+      const input = {
         version,
         title: o.title,
         basePath: `${o.prefix}/${version.name}`,
         openapiVersion: o.openapiVersion,
+      };
+      if (o.document) return o.document({ ...input, verdict, ...elements });
+      return toOpenApiDocument({
+        ...input,
         ...elements,
         // `deprecated`, `x-sunset`, the SDK generators' extensions, and the message as its description.
         annotate: (op) => {
-          const facts = verdictDeprecation(
-            o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
-          );
+          const facts = verdictDeprecation(verdict(op));
           return facts ? deprecatedOperation(undefined, facts) : {};
         },
       });
@@ -337,10 +245,8 @@ function registerOpenApiRoutes(
 
 /**
  * The Versionary Fastify plugin: every operation of every version as its own validated route,
- * version negotiation, RFC 9457 problems, lifecycle headers (`Deprecation`, `Sunset`, `Link`,
- * `Warning`), 410 after the sunset, usage callbacks (`onUsage` for deprecated calls, `onCall` for
- * every call), and each version's OpenAPI document.
- * Options are checked at registration; a bad option fails `register` with every problem listed.
+ * negotiation, RFC 9457 problems, lifecycle headers, 410 after the sunset, usage callbacks and each
+ * version's OpenAPI document. A bad option fails `register` with every problem listed.
  *
  * @example
  * ```ts

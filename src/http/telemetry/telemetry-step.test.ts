@@ -4,8 +4,7 @@ import { trace } from '@opentelemetry/api';
 import Fastify from 'fastify';
 import { defineVersionChange, defineVersions, fieldAdded, type OperationSpec } from '../../core/versions/index.ts';
 import { defineHandlers, versionary } from '../plugin/index.ts';
-import { createBoundedValues } from './bounded-values.ts';
-import { createCallCounter } from './call-counter.ts';
+import { createBoundedValues, createCallCounter } from './telemetry-step.ts';
 
 const operations: OperationSpec[] = [
   {

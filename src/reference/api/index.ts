@@ -5,7 +5,6 @@ import { publishedVersions } from './versions/index.ts';
 
 /** The head the service's handlers are typed from: `defineHandlers(apiHead, ...)`. */
 export const apiHead = { schemas: headSchemas, operations: headOperations };
-/** The type of {@link apiHead}. */
 export type ApiHead = typeof apiHead;
 
 /** The service's version bundle, validated: a bad definition throws here, at start. */

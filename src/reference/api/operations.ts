@@ -62,10 +62,7 @@ const write = {
   415: { description: 'The body is not of a media type this operation takes' },
 } as const;
 
-/**
- * Every operation of the users-and-posts API, declared once against the newest representation
- * (`as const`: each handler is typed from its operation).
- */
+/** Every operation of the users-and-posts API, `as const` so each handler is typed from it. */
 export const headOperations = [
   {
     id: 'users.list',

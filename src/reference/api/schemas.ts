@@ -5,18 +5,13 @@ import { freeTextPattern } from '../../core/text/free-text.ts';
 // Free text refuses U+0000 (a 400), as every JSON body does: each field says so with its pattern.
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: freeTextPattern } as const;
 const email = { type: 'string', pattern: emailPattern, maxLength: 254, description: emailRule } as const;
+const shownName = { type: 'string', minLength: 1, maxLength: 100, pattern: freeTextPattern } as const;
 const nickname = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 100,
-  pattern: freeTextPattern,
+  ...shownName,
   description: 'The name shown for the user. Same value as `displayName`, its new name in v2.',
 } as const;
 const displayName = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 100,
-  pattern: freeTextPattern,
+  ...shownName,
   description: 'The name shown for the user; takes the place of `nickname`. A request that sends both keeps this one.',
 } as const;
 const status = { type: 'string', enum: ['active', 'inactive', 'pending'] } as const;
@@ -35,10 +30,7 @@ export { maxPageSize } from '../../kernel/app/page.ts';
 import { maxPageSize } from '../../kernel/app/page.ts';
 const userProperties = { id, name, email, nickname, displayName, status };
 
-/**
- * The newest representation of every resource. Older versions are derived from it by the version
- * changes in `./versions`; handlers speak only this, typed from it (hence `as const`).
- */
+/** The newest representation of every resource; older versions derive from it (`./versions`). */
 export const headSchemas = {
   User: { type: 'object', required: ['id', 'name', 'status'], properties: userProperties },
   UserDetail: {
@@ -59,8 +51,8 @@ export const headSchemas = {
     properties: {
       name,
       email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule },
-      nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100, pattern: freeTextPattern },
-      displayName: { type: ['string', 'null'], minLength: 1, maxLength: 100, pattern: freeTextPattern },
+      nickname: { ...shownName, type: ['string', 'null'] },
+      displayName: { ...shownName, type: ['string', 'null'] },
       status,
     },
   },

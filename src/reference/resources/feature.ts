@@ -7,11 +7,7 @@ import { emittedParameterProblems } from './paging.ts';
 import { createPostHandlers } from './posts.ts';
 import { createUserHandlers } from './users.ts';
 
-/**
- * The reference service's users and posts, each handler typed from its operation in the head.
- * Their tables are the reference service's own app tables, migrated here, when it installs: the
- * loop and the gateway put their own operations in place of this feature, and never create them.
- */
+/** The reference service's users and posts; their tables are made here, never by the loop or the gateway. */
 export async function referenceHandlers({ storage, clock, runtime, bundle }: LoopHandlersContext) {
   // Refused before the tables are made: a deprecated parameter the service's own links carry.
   const problems = emittedParameterProblems({ elements: runtime.elements(), bundle });
@@ -28,11 +24,7 @@ export async function referenceHandlers({ storage, clock, runtime, bundle }: Loo
   });
 }
 
-/**
- * The reference API's routes without its tables, for an app built only to answer the management
- * API in process (the CLI without `--server`): every users and posts operation is a 404, and the
- * database it opens, which may be a loop's, never gets users and posts.
- */
+/** The reference API without tables, for the CLI's in-process management API: every operation a 404. */
 export const handlersWithoutTables: Record<string, OperationHandler> = Object.fromEntries(
   apiHead.operations.map((op): [string, OperationHandler] => [
     op.id,

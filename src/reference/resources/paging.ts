@@ -4,27 +4,16 @@ import type { OperationContext } from '../../http/index.ts';
 import type { Page } from '../../kernel/ports/index.ts';
 import { encodeCursor, type PageRequest } from './params.ts';
 
-/** What a list handler reads: the `fields` it passes on, and the URL of the client's version. */
-export type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
+type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
 
-/** The newest list representation, with its `Link` header. */
-export interface ListResult<Item> {
-  status: 200;
-  body: { data: Item[]; meta: { limit: number; nextCursor: string | null; next: string | null } };
-  headers: Record<string, string> | undefined;
-}
-
-/**
- * Shape a page as the newest list representation, with a `Link: rel="next"` header that keeps
- * the client's `limit` and `fields`.
- */
+/** A page as the newest list representation, with a `Link: rel="next"` that keeps `limit` and `fields`. */
 export function toListResult<T, Item>(options: {
   ctx: ListContext;
   path: string;
   page: Page<T>;
   request: PageRequest;
   toItem: (item: T) => Item;
-}): ListResult<Item> {
+}) {
   const { ctx, path, page, request } = options;
   const nextCursor = page.nextAfter === null ? null : encodeCursor(page.nextAfter);
   const params = new URLSearchParams({ limit: String(request.limit) });
@@ -32,29 +21,19 @@ export function toListResult<T, Item>(options: {
   if (ctx.query.fields !== undefined) params.set('fields', ctx.query.fields);
   const next = nextCursor ? ctx.url(`${path}?${params.toString()}`) : null;
   return {
-    status: 200,
+    status: 200 as const,
     body: { data: page.items.map(options.toItem), meta: { limit: request.limit, nextCursor, next } },
     headers: next ? { link: `<${next}>; rel="next"` } : undefined,
   };
 }
 
-/** The list operations whose handlers answer with {@link toListResult}, and so write `next` links. */
 const pagedOperations: readonly string[] = ['users.list', 'posts.list'];
-
 /** The query parameters every `next` link carries, whether or not the client sent them. */
 const nextLinkParameters: readonly string[] = ['limit', 'cursor'];
 
 /**
- * A parameter deprecation of a parameter the service writes into its own `next` links, as a
- * sentence each: past its sunset, following the link would be refused (`ELEMENT_REMOVED`), and no
- * client could page past the first page. Such a parameter goes with its version, not within it.
- * (`fields` is copied only from the client's own request, which its sunset already refuses.)
- *
- * @example
- * ```ts
- * emittedParameterProblems({ elements: runtime.elements(), bundle });
- * // ['parameter deprecation GET /users?cursor in v2: the service writes "cursor" into the next-page link of GET /users …']
- * ```
+ * Deprecations of a parameter the service writes into its own `next` links: past its sunset no
+ * client could page on, so it goes only with its version (`fields` comes from the client).
  */
 export function emittedParameterProblems(options: {
   elements: readonly ElementDeprecation[];

@@ -6,22 +6,18 @@ import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { isVisible, ownerScopeOf } from '../../loop/management/clients/tenancy.ts';
 
-/** Options for {@link createPostHandlers}. */
-export interface PostHandlersOptions {
+type PostHandlers = Pick<HandlerMap<ApiHead>, `posts.${'list' | 'get' | 'create' | 'delete'}`>;
+
+export function createPostHandlers({
+  users,
+  posts,
+  clock,
+}: {
   users: UserStore;
   posts: PostStore;
   clock: Clock;
-}
-
-/** The operations {@link createPostHandlers} answers. */
-export type PostHandlers = Pick<HandlerMap<ApiHead>, `posts.${'list' | 'get' | 'create' | 'delete'}`>;
-
-/**
- * The handlers for a user's posts, typed from the head's operations. Every route checks the user
- * first: posts of an unknown user are 404.
- */
-export function createPostHandlers({ users, posts, clock }: PostHandlersOptions): PostHandlers {
-  // Posts are reached through their user, and belong to its owner: a user another client owns is 404, and so are its posts.
+}): PostHandlers {
+  // Posts belong to their user's owner: a user another client owns is 404, and so are its posts.
   const requireUser = async (ctx: Pick<OperationContext, 'request'> & { params: { id: string } }) => {
     const id = parseId({ raw: ctx.params.id, what: 'user' });
     const user = await users.get(id);

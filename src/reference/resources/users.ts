@@ -7,12 +7,6 @@ import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { creatorOf, isVisible, ownerScopeOf } from '../../loop/management/clients/tenancy.ts';
 
-/** Options for {@link createUserHandlers}. */
-export interface UserHandlersOptions {
-  users: UserStore;
-  clock: Clock;
-}
-
 type UserInput = ComponentType<ApiHead, 'UserInput'>;
 type UserPatch = ComponentType<ApiHead, 'UserPatch'>;
 type UserBody = ComponentType<ApiHead, 'User'>;
@@ -20,17 +14,9 @@ type UserDetailBody = ComponentType<ApiHead, 'UserDetail'>;
 
 const maxAttempts = 5;
 
-/** The operations {@link createUserHandlers} answers. */
-export type UserHandlers = Pick<
-  HandlerMap<ApiHead>,
-  `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`
->;
+type UserHandlers = Pick<HandlerMap<ApiHead>, `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`>;
 
-/**
- * The user handlers: one per operation, written against the newest representation and typed from
- * its declaration.
- */
-export function createUserHandlers({ users, clock }: UserHandlersOptions): UserHandlers {
+export function createUserHandlers({ users, clock }: { users: UserStore; clock: Clock }): UserHandlers {
   const at = () => new Date(clock.now()).toISOString();
 
   // Read, check If-Match, write conditionally; a concurrent writer makes us read again.
@@ -111,7 +97,6 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): UserH
   } satisfies Partial<HandlerMap<ApiHead>>;
 }
 
-/** What a conditional write reads of its request. */
 type WriteContext = Pick<OperationContext, 'ifMatch' | 'request'> & { params: { id: string } };
 
 function assertIfMatch(ctx: Pick<OperationContext, 'ifMatch'>, revision: number): void {
@@ -136,12 +121,8 @@ function fromInput(input: UserInput): UserValues {
 }
 
 function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
-  const values: UserValues = {
-    name: current.name,
-    email: current.email,
-    nickname: current.nickname,
-    status: current.status,
-  };
+  const { name, email, nickname, status } = current;
+  const values: UserValues = { name, email, nickname, status };
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.status !== undefined) values.status = patch.status;
   if (patch.email !== undefined) values.email = patch.email;
@@ -172,11 +153,7 @@ function columnsOf(fields: ReadonlySet<string>): UserListColumn[] | undefined {
   return columns;
 }
 
-/**
- * The newest list-item representation of a user: optional fields only when set. A page read for a
- * sparse fieldset lacks the members the fieldset leaves out; they stay out here too, and the
- * projection, which keeps only the fieldset, never looks for them.
- */
+/** The newest list-item representation of a user: optional fields only when set (or read). */
 function toUser(user: UserListRecord): UserBody {
   const body = { id: user.id, name: user.name, status: user.status } as UserBody;
   if (user.email !== null) body.email = user.email;

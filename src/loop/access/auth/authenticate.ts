@@ -5,7 +5,7 @@ import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
-import type { RequestStep } from '../../../http/pipeline/step-types.ts';
+import type { RequestStep } from '../../../http/pipeline/step-definition.ts';
 import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { hasDeprecation, stateOf } from '../../../http/pipeline/request-state.ts';
 import {

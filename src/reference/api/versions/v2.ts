@@ -3,10 +3,10 @@ import {
   enumValuesAdded,
   fieldAdded,
   ref,
+  isPlainObject,
   schemaReplaced,
   type VersionDeclaration,
 } from '../../../core/versions/index.ts';
-import { isPlainObject } from '../../../core/versions/index.ts';
 import { maxPageSize } from '../schemas.ts';
 
 const userSchemas = ['User', 'UserDetail', 'UserInput', 'UserPatch'];
