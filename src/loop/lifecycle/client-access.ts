@@ -1,7 +1,7 @@
 import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
 import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
-import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
+import { closingsOf, endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
 /** Options of {@link createClientAccess}. */
 export interface ClientAccessOptions {
@@ -20,22 +20,6 @@ export function createClientAccess(options: ClientAccessOptions) {
   let stamp = 0;
   let loaded = '';
 
-  const closings = (state: LifecycleState, key: VerdictKey) => {
-    const found: Array<{ at: number; endpoint?: string }> = [];
-    const own = state.schedule(key.version)?.closedToNewClientsAt;
-    if (own !== undefined) found.push({ at: own });
-    for (const e of state.endpoints())
-      if (e.version === key.version && e.method === key.method && e.path === key.path)
-        if (e.closedToNewClientsAt !== undefined)
-          found.push({ at: e.closedToNewClientsAt, endpoint: e.method + ' ' + e.path });
-    return found;
-  };
-
-  /** The client's own date for a subject, within the cap; undefined without a grant or cap. */
-  const extension = (clientId: string, subject: string, cap: number | undefined): number | undefined => {
-    return cappedUntil(bySubject.get(subject)?.get(clientId), cap);
-  };
-
   return {
     /** Reload the active grants (at start, and on every change of the `extended-access` topic). */
     async load(): Promise<void> {
@@ -52,14 +36,15 @@ export function createClientAccess(options: ClientAccessOptions) {
      */
     touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
       if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
-      return !removed && closings(state, key).length > 0;
+      return !removed && closingsOf(state.schedule(key.version), state.endpoints(), key).length > 0;
     },
     /** Moves each time a load changes the grants. */
     stamp: () => stamp,
     /** The clients holding an active grant for a subject (`v1`, `v1 GET /users/{id}`). */
     extendedAccessClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
     /** The client's own date for a subject, within the cap; undefined without a grant or cap. */
-    extensionOf: extension,
+    extensionOf: (clientId: string, subject: string, cap: number | undefined): number | undefined =>
+      cappedUntil(bySubject.get(subject)?.get(clientId), cap),
     /**
      * Whether a deprecated element used by a request has per-client rules now: past its sunset,
      * a grant for it; from its closing date, the closing. One Map lookup at most.

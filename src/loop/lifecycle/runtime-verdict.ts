@@ -5,6 +5,7 @@ import {
   type LifecycleVerdict,
   type VerdictCandidate,
 } from '../../core/lifecycle/index.ts';
+import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
 import { toSchedule, usable } from './runtime-state.ts';
 import type { LifecycleSettings } from './settings.ts';
@@ -50,21 +51,19 @@ export function computeVerdict(
       schedule: extended(key.version, toSchedule(own), own.extendedAccessUntil),
       migrationUrl: state.migrationUrl(key.version),
     });
-  for (const e of state.endpoints()) {
-    if (e.version === key.version && e.method === key.method && e.path === key.path) {
-      const schedule: DeprecationSchedule = {
-        version: key.version,
-        deprecatedAt: e.deprecatedAt,
-        sunsetAt: e.sunsetAt,
-        removed: false,
-        reason: 'planned',
-      };
-      candidates.push({
-        schedule: extended(endpointSubject(key), schedule, e.extendedAccessUntil),
-        migrationUrl: usable(e.migrationUrl) ?? state.migrationUrl(key.version),
-        subject: `${e.method} ${e.path} in ${key.version}`,
-      });
-    }
+  for (const e of endpointsOf(state.endpoints(), key)) {
+    const schedule: DeprecationSchedule = {
+      version: key.version,
+      deprecatedAt: e.deprecatedAt,
+      sunsetAt: e.sunsetAt,
+      removed: false,
+      reason: 'planned',
+    };
+    candidates.push({
+      schedule: extended(endpointSubject(key), schedule, e.extendedAccessUntil),
+      migrationUrl: usable(e.migrationUrl) ?? state.migrationUrl(key.version),
+      subject: `${e.method} ${e.path} in ${key.version}`,
+    });
   }
   const replacement = state.replacementOf(key.version);
   const evaluated = evaluateVerdict({
@@ -86,4 +85,23 @@ export function computeVerdict(
 /** The subject key of an endpoint, as grants name it: `v1 GET /users/{id}`. */
 export function endpointSubject(key: VerdictKey): string {
   return `${key.version} ${key.method} ${key.path}`;
+}
+
+/** The deprecations of the key's own endpoint. */
+export function endpointsOf(endpoints: readonly EndpointDeprecation[], key: VerdictKey): EndpointDeprecation[] {
+  return endpoints.filter((e) => e.version === key.version && e.method === key.method && e.path === key.path);
+}
+
+/** A key's closings to new clients: its version's, and its endpoint's (`endpoint`: `GET /users`). */
+export function closingsOf(
+  schedule: StoredSchedule | undefined,
+  endpoints: readonly EndpointDeprecation[],
+  key: VerdictKey,
+): Array<{ at: number; endpoint?: string }> {
+  const found: Array<{ at: number; endpoint?: string }> = [];
+  if (schedule?.closedToNewClientsAt !== undefined) found.push({ at: schedule.closedToNewClientsAt });
+  for (const e of endpointsOf(endpoints, key))
+    if (e.closedToNewClientsAt !== undefined)
+      found.push({ at: e.closedToNewClientsAt, endpoint: `${e.method} ${e.path}` });
+  return found;
 }

@@ -3,10 +3,9 @@ import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 import { startLifecycle } from './runtime-start.ts';
 import { createLifecycleState } from './runtime-state.ts';
 import type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
-import { computeVerdict, endpointSubject } from './runtime-verdict.ts';
+import { computeVerdict, endpointsOf, endpointSubject } from './runtime-verdict.ts';
 import { manifestLinkOf } from './manifest-url.ts';
 import { createClientAccess } from './client-access.ts';
-import { unscheduled } from './unscheduled.ts';
 
 export type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 
@@ -59,11 +58,11 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       if (subject.endpoint === undefined)
         return access.extensionOf(clientId, subject.version, state.schedule(subject.version)?.extendedAccessUntil);
       const [method, path] = subject.endpoint.split(' ') as [string, string];
-      const e = state.endpoints().find((d) => d.version === subject.version && d.method === method && d.path === path);
+      const key = { version: subject.version, method, path };
       return access.extensionOf(
         clientId,
-        endpointSubject({ version: subject.version, method, path }),
-        e?.extendedAccessUntil,
+        endpointSubject(key),
+        endpointsOf(state.endpoints(), key)[0]?.extendedAccessUntil,
       );
     },
     elementTouches: (e) => access.elementTouches(e, clock.now()),
@@ -90,7 +89,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     headerStyle: settings.headerStyle,
     audience: settings.audience,
     generation: state.generation,
-    unscheduled: (key) => unscheduled(state, key),
+    // Nothing to weigh, close or grant: the lifecycle step has nothing to do on the route until the generation moves.
+    unscheduled: (key) => !state.schedule(key.version) && endpointsOf(state.endpoints(), key).length === 0,
     onChange: state.onChange,
     apply(update) {
       cache.clear();

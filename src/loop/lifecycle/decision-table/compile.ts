@@ -32,7 +32,7 @@ import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
-import { goneRow, routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
+import { routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
 import { subjectSegments } from './subject-rows.ts';
 
 /** How long after a closing takes effect its allowed clients are read once more (the usage flush, and some). */
@@ -120,22 +120,14 @@ export async function compileDecisionTable(
   for (const v of bundle.versions) {
     routes[v.name] = [];
     for (const op of v.operations) {
-      const row = await routeRow(ctx, { version: v.name, method: op.method.toUpperCase(), path: op.path });
+      const key = { version: v.name, method: op.method.toUpperCase(), path: op.path };
       const removedIn = v.removed?.[op.id];
-      routes[v.name]!.push(
+      const endpoint = `${key.method} ${sources.prefix}/${v.name}${op.path}`;
+      const gone =
         removedIn === undefined
-          ? row
-          : goneRow(
-              row,
-              registry.keyOf(
-                endpointRemovedProblem({
-                  endpoint: `${row.method} ${sources.prefix}/${v.name}${op.path}`,
-                  removedIn,
-                  version: v.name,
-                }),
-              ),
-            ),
-      );
+          ? undefined
+          : () => registry.keyOf(endpointRemovedProblem({ endpoint, removedIn, version: v.name }));
+      routes[v.name]!.push(await routeRow(ctx, key, gone));
     }
   }
   const closingsAhead = [

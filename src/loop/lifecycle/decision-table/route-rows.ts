@@ -3,6 +3,7 @@ import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow, RuleSegment } from '../../../core/rulebook/index.ts';
 import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
+import { closingsOf } from '../runtime-verdict.ts';
 import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
 
 /** What the rows of a table need beside the runtime: grants, brownouts, closings' allowed clients. */
@@ -14,8 +15,13 @@ export interface RouteRowContext extends RowContext {
   allowed: (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]>;
 }
 
-/** The row of one documented operation. */
-export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<RouteRow> {
+/**
+ * The row of one documented operation. With `gone` (the problem of an operation a newer version
+ * removed with nothing serving it, keyed once the row's own are), refused with it wherever its
+ * lifecycle would allow it, with the same headers (a removal past its sunset stays that 410); no
+ * element or brownout is reached.
+ */
+export async function routeRow(ctx: RouteRowContext, key: SubjectKey, gone?: () => string): Promise<RouteRow> {
   const { runtime } = ctx;
   const segments = subjectSegments(ctx, key);
   const endpoint = `${key.method} ${key.path}`;
@@ -30,19 +36,27 @@ export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<R
     const own = clientRow(segments, subjectSegments(ctx, key, client), untilOf(ctx, client, key) ?? 0);
     if (own) extendedAccess[client] = own;
   }
-  const closings = await closingsOf(ctx, key);
+  const closings = await routeClosings(ctx, key);
   const deprecated = runtime.verdictAt(key, ctx.now).verdict.deprecated;
+  const access = Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {};
+  if (gone === undefined)
+    return {
+      method: key.method,
+      template: key.path,
+      row: { segments, deprecated, ...access, ...(closings.length > 0 ? { closings } : {}) },
+      elements: await elementRows(ctx, key),
+      brownouts: brownoutRows(ctx, key, spared),
+    };
+  const problem = gone();
+  const refuse = (list: RuleSegment[]): RuleSegment[] =>
+    list.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
+  for (const own of Object.values(extendedAccess)) own.segments = refuse(own.segments);
   return {
     method: key.method,
     template: key.path,
-    row: {
-      segments,
-      deprecated,
-      ...(Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {}),
-      ...(closings.length > 0 ? { closings } : {}),
-    },
-    elements: await elementRows(ctx, key),
-    brownouts: brownoutRows(ctx, key, spared),
+    row: { segments: refuse(segments), deprecated, ...(closings.length > 0 ? { closings } : {}), ...access },
+    elements: [],
+    brownouts: [],
   };
 }
 
@@ -58,19 +72,9 @@ function untilOf(ctx: RowContext, client: string, key: SubjectKey): number | und
   );
 }
 
-async function closingsOf(ctx: RouteRowContext, key: SubjectKey): Promise<Closing[]> {
+async function routeClosings(ctx: RouteRowContext, key: SubjectKey): Promise<Closing[]> {
   const { runtime } = ctx;
-  const found: Array<{ at: number; endpoint?: string }> = [];
-  const own = runtime.scheduleOf(key.version)?.closedToNewClientsAt;
-  if (own !== undefined) found.push({ at: own });
-  for (const e of runtime.endpointDeprecations())
-    if (
-      e.version === key.version &&
-      e.method === key.method &&
-      e.path === key.path &&
-      e.closedToNewClientsAt !== undefined
-    )
-      found.push({ at: e.closedToNewClientsAt, endpoint: `${e.method} ${e.path}` });
+  const found = closingsOf(runtime.scheduleOf(key.version), runtime.endpointDeprecations(), key);
   const replacement = runtime.verdictAt(key, ctx.now).verdict.replacement;
   return Promise.all(
     found.map(async (c) => ({
@@ -202,34 +206,4 @@ export function versionBrownoutRows(ctx: RouteRowContext, version: string): Brow
   const spared = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
   // `/*` names no endpoint: only the brownouts of the whole version reach it.
   return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, spared);
-}
-
-/**
- * The row of an operation a newer version removed with nothing serving it: refused with `problem`
- * wherever its lifecycle would allow it, with the same headers (a removal past its sunset stays
- * that 410); no element or brownout is reached.
- */
-export function goneRow(route: RouteRow, problem: string): RouteRow {
-  const refuse = (segments: RuleSegment[]): RuleSegment[] =>
-    segments.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
-  const { extendedAccess, ...row } = route.row;
-  return {
-    ...route,
-    row: {
-      ...row,
-      segments: refuse(row.segments),
-      ...(extendedAccess
-        ? {
-            extendedAccess: Object.fromEntries(
-              Object.entries(extendedAccess).map(([client, own]) => [
-                client,
-                { ...own, segments: refuse(own.segments) },
-              ]),
-            ),
-          }
-        : {}),
-    },
-    elements: [],
-    brownouts: [],
-  };
 }

@@ -3,14 +3,11 @@ import type { ElementDeprecation, LifecycleVerdict } from '../../../core/lifecyc
 import { sampleSegments, type Sample } from '../../../core/rulebook/index.ts';
 import type { ClientRow, RuleSegment } from '../../../core/rulebook/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
+import type { VerdictKey } from '../runtime-verdict.ts';
 import { lowerCased, type ProblemRegistry } from './problem-registry.ts';
 
 /** A request's key in the lifecycle: its version and operation (`GET`, `/users/{id}`). */
-export interface SubjectKey {
-  version: string;
-  method: string;
-  path: string;
-}
+export type SubjectKey = VerdictKey;
 
 /** What the rows of one table are compiled with. */
 export interface RowContext {
