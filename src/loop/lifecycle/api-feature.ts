@@ -1,6 +1,6 @@
 import { tableLifecycleOf } from './decision-table/context-tables.ts';
 import type { FastifyRequest } from 'fastify';
-import { versionary, type CallEvent } from '../../http/plugin/index.ts';
+import { versionary, type CallEvent, type UsageEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceFeature } from '../host/feature.ts';
@@ -8,6 +8,48 @@ import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from 
 import { deferUsage } from '../usage/usage-step.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
 import type { LifecycleContext } from './context.ts';
+
+/**
+ * What the API's plugin is registered with, handlers or forwarded alike: the context's problems
+ * (the root's unknown paths too when `notFound`), the lifecycle, and usage recorded per client.
+ */
+export function versionaryBase(
+  context: LifecycleContext,
+  problems: { notFound?: boolean; forwardsUndocumented?: (version: string) => boolean },
+) {
+  const { app, bundle, clock, recorder, operations, options, api } = context;
+  const lifecycle = tableLifecycleOf(context);
+  installProblemHandling(app, {
+    bundle,
+    prefix: api.prefix,
+    vendor: api.vendor,
+    removedVersion: removedVersionOf(lifecycle, clock),
+    ...problems,
+  });
+  return {
+    bundle,
+    prefix: api.prefix,
+    vendor: api.vendor,
+    clientIdOf,
+    clientOf: lifecycleClientOf,
+    clock,
+    lifecycle,
+    // Written once the call is answered, and only if it was not refused (`after:usage`).
+    onUsage: (call: UsageEvent, request: FastifyRequest) =>
+      deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
+    // Every call of every version, counted per operation and client for `versionary diff`.
+    ...(operations
+      ? {
+          onCall: (call: CallEvent, request: FastifyRequest) =>
+            deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
+        }
+      : {}),
+    onVersionedRequest: options.onVersionedRequest ?? [],
+    // Unknown paths are the context's, or, in the loop, the prefixes' it installs last, once every
+    // feature's hooks are in.
+    notFound: false,
+  };
+}
 
 /**
  * The API's operations, through the same plugin library users register, fed by the stored
@@ -24,37 +66,13 @@ export function createResourcesFeature(
   return {
     name: 'resources',
     async install(context) {
-      const { app, bundle, clock, recorder, operations, options, api } = context;
+      const { api } = context;
       // Every route of the context answers problems (the plugin's own answer them in any app);
       // the root's unknown paths too when the service owns the app, never in someone else's.
       const ownsApp = placement.ownsApp !== false;
-      installProblemHandling(app, {
-        bundle,
-        prefix: api.prefix,
-        vendor: api.vendor,
-        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
-        notFound: ownsApp,
-      });
-      await app.register(versionary, {
-        bundle,
+      await context.app.register(versionary, {
+        ...versionaryBase(context, { notFound: ownsApp }),
         handlers: await handlers(context),
-        prefix: api.prefix,
-        vendor: api.vendor,
-        clientIdOf,
-        clientOf: lifecycleClientOf,
-        clock,
-        lifecycle: tableLifecycleOf(context),
-        // Written once the call is answered, and only if it was not refused (`after:usage`).
-        onUsage: (call, request) =>
-          deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
-        // Every call of every version, counted per operation and client for `versionary diff`.
-        ...(operations
-          ? {
-              onCall: (call: CallEvent, request: FastifyRequest) =>
-                deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
-            }
-          : {}),
-        onVersionedRequest: options.onVersionedRequest ?? [],
         // The plugin's own problems, version list headers, lifecycle document and removed gate;
         // the service's richer documents come in through its document seam.
         openapi: {
@@ -62,9 +80,7 @@ export function createResourcesFeature(
           document: serviceDocumentBuilder(context),
           ...(api.openapiVersion ? { openapiVersion: api.openapiVersion } : {}),
         },
-        // Unknown paths are the context's (above), or, in the loop, the prefixes' it installs last,
-        // once every feature's hooks are in. The loop sends the version list on the API only.
-        notFound: false,
+        // The loop sends the version list on the API only.
         ...(ownsApp ? {} : { versionListHeaders: 'api' as const }),
       });
     },

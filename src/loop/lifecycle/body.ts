@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { cachingFeature } from './caching-feature.ts';
-import { securityFeature } from './security-feature.ts';
-import { lifecycleRoutesFeature } from './feature.ts';
+import { cachingKey } from '../../http/caching.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
+import { securityHeadersKey } from '../../http/security-headers.ts';
+import { registerProblemDocs } from '../../kernel/app/problem-docs.ts';
+import { installOps } from '../../kernel/ops/install-ops.ts';
+import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { manifestFeature } from './manifest-route.ts';
-import { opsFeature } from './ops-feature.ts';
+import { registerLifecycleRoutes } from './routes.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../host/install-features.ts';
@@ -40,3 +44,41 @@ export async function installLoopLifecycle(
     options: options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {},
   });
 }
+
+/** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
+const opsFeature: ServiceFeature<LifecycleContext> = {
+  name: 'ops',
+  install: ({ app, options, ops, storage, runtime, recorder, api }) => {
+    installOps(app, {
+      ...(options.ops ? { wiring: options.ops } : {}),
+      ops,
+      storage,
+      runtime,
+      recorder,
+      apiPrefix: api.prefix,
+      clientOf: lifecycleClientOf,
+    });
+  },
+};
+
+/** Security headers on every answer (problems come from the versionary plugin, in the resources feature). */
+const securityFeature: ServiceFeature<LifecycleContext> = {
+  name: 'security-headers',
+  install: ({ app }) => provideSteps(app, [[securityHeadersKey, {}]]),
+};
+
+/** ETags and `Cache-Control` (private for anything that needs a credential), and the problem type pages. */
+const cachingFeature: ServiceFeature<LifecycleContext> = {
+  name: 'caching',
+  install: ({ app, requiredRole }) => {
+    provideSteps(app, [[cachingKey, { isPrivate: (request) => requiredRole(request) !== undefined }]]);
+    registerProblemDocs(app);
+  },
+};
+
+/** Each deprecated version's migration guide (the lifecycle document itself is the plugin's). */
+const lifecycleRoutesFeature: ServiceFeature<LifecycleContext> = {
+  name: 'lifecycle-routes',
+  install: ({ app, bundle, runtime, clock, api }) =>
+    registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix, title: api.title }),
+};

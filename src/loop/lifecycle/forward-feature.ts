@@ -1,14 +1,10 @@
-import { tableLifecycleOf } from './decision-table/context-tables.ts';
-import type { FastifyRequest } from 'fastify';
-import { installProblemHandling } from '../../http/problem-handling.ts';
-import { versionary, type CallEvent } from '../../http/plugin/index.ts';
-import { removedVersionOf } from '../../http/removed-gate.ts';
+import { versionary } from '../../http/plugin/index.ts';
 import { forwardsUndocumented } from '../../http/forwarded-catch-all.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
-import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
-import { deferUsage } from '../usage/usage-step.ts';
+import { usageIdentityOf } from '../../kernel/ports/principal.ts';
+import { versionaryBase } from './api-feature.ts';
 import { versionDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
 import type { LifecycleContext } from './context.ts';
@@ -57,24 +53,10 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
   return {
     name: 'forward',
     async install(context) {
-      const { app, bundle, clock, runtime, recorder, operations, options: appOptions, api } = context;
+      const { app, runtime, api } = context;
       // Forwarding owns its app (the gateway's): every route and every unknown path answers a problem.
-      installProblemHandling(app, {
-        bundle,
-        prefix: api.prefix,
-        vendor: api.vendor,
-        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
-        forwardsUndocumented: (version) => forwardsUndocumented(forward, version),
-      });
       await app.register(versionary, {
-        notFound: false,
-        bundle,
-        prefix: api.prefix,
-        vendor: api.vendor,
-        clientIdOf,
-        clientOf: lifecycleClientOf,
-        clock,
-        lifecycle: tableLifecycleOf(context),
+        ...versionaryBase(context, { forwardsUndocumented: (version) => forwardsUndocumented(forward, version) }),
         forward: {
           upstreams,
           ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),
@@ -87,17 +69,6 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
           ...(forward.derived ? { derived: forward.derived } : {}),
           ...(forward.forwardUndocumented ? { forwardUndocumented: forward.forwardUndocumented } : {}),
         },
-        // Written once the call is answered, and only if it was not refused (`after:usage`).
-        onUsage: (call, request) =>
-          deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
-        // Every call of every version, counted per operation and client for `versionary diff`.
-        ...(operations
-          ? {
-              onCall: (call: CallEvent, request: FastifyRequest) =>
-                deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
-            }
-          : {}),
-        onVersionedRequest: appOptions.onVersionedRequest ?? [],
         openapi: {
           title: api.title,
           document: gatewayDocumentBuilder({

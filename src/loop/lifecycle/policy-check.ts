@@ -40,6 +40,27 @@ export function configuredSchedule(
   };
 }
 
+/** The default deprecation of a version when the config declares none: six months' notice from now. */
+export function defaultSchedule(name: string, now: number): StoredSchedule {
+  return configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, { now })!;
+}
+
+/**
+ * The versions in declared order (`declaredOrder`), with their release instants: the config's, else
+ * the bundle's own (`fallback`); `problems` when they contradict that order.
+ */
+export function orderVersions(
+  configured: Readonly<Record<string, Pick<VersionSettings, 'releasedAt'>>>,
+  bundle: ReadonlyArray<{ name: string; releasedAt?: number | undefined }>,
+): { names: string[] } & ReturnType<typeof orderReleases> {
+  const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
+  const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
+  const ordered = orderReleases(
+    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
+  );
+  return { names, ...ordered };
+}
+
 /**
  * Release instants of the bundle's versions, from the dates the caller knows (the reference
  * service's built-in ones; none for a team's API or the gateway). A version without one has no
@@ -80,16 +101,12 @@ export function lifecyclePolicyProblems(options: {
     { versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] },
     options.releases,
   );
-  const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
-  const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
-  const { releases, problems } = orderReleases(
-    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
-  );
+  const { releases, problems } = orderVersions(configured, bundle);
   if (problems.length > 0) return problems.map((p) => `valid-config: ${p}`);
   const defaults = settings.versions ? [] : (options.defaultDeprecated ?? []);
   const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
     const schedule = defaults.includes(name)
-      ? configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, { now })
+      ? defaultSchedule(name, now)
       : configured[name] && configuredSchedule(name, configured[name], { now });
     const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
     const replacement = configured[name]?.replacement;

@@ -1,14 +1,7 @@
 import { ErrorCode } from '../../core/errors/index.ts';
-import {
-  createViolation,
-  declaredOrder,
-  MONTH_MS,
-  orderReleases,
-  PolicyRule,
-  toPolicyError,
-} from '../../core/lifecycle/index.ts';
+import { createViolation, PolicyRule, toPolicyError } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
-import { configuredSchedule } from './policy-check.ts';
+import { configuredSchedule, defaultSchedule, orderVersions } from './policy-check.ts';
 import { mergeConfigured, type ConfigConflict } from './config-merge.ts';
 import type { LifecycleRuntimeOptions } from './runtime-types.ts';
 
@@ -37,8 +30,14 @@ export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
   await saveDefaultDeprecations(options, schedules);
   const configured = settings.versions ?? {};
-  const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions.map((v) => v.name) });
-  const releases = orderedReleases(options, names);
+  const { names, releases, problems } = orderVersions(configured, options.versions);
+  const orderError = toPolicyError(
+    problems.map((message) =>
+      createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
+    ),
+    { subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig },
+  );
+  if (orderError) throw orderError;
   const conflicts: ConfigConflict[] = [];
   for (const [name, entry] of Object.entries(configured)) {
     const declared = configuredSchedule(name, entry, { now: clock.now(), stored: schedules.get(name) });
@@ -71,39 +70,8 @@ async function saveDefaultDeprecations(
   const { settings, store, clock } = options;
   for (const name of settings.versions ? [] : (options.defaultDeprecated ?? [])) {
     if (schedules.has(name)) continue;
-    const now = clock.now();
-    const stored: StoredSchedule = {
-      version: name,
-      deprecatedAt: now,
-      sunsetAt: now + 6 * MONTH_MS,
-      removed: false,
-      reason: 'planned',
-      migrationUrl: null,
-    };
+    const stored = defaultSchedule(name, clock.now());
     await store.saveSchedule(stored);
     schedules.set(name, stored);
   }
-}
-
-/** The versions' release instants in declared order; a contradiction is a config error. */
-function orderedReleases(
-  options: LifecycleRuntimeOptions,
-  names: string[],
-): ReturnType<typeof orderReleases>['releases'] {
-  const configured = options.settings.versions ?? {};
-  const builtIn = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
-  const { releases, problems } = orderReleases(
-    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
-  );
-  const orderError = toPolicyError(
-    problems.map((message) =>
-      createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
-    ),
-    {
-      subject: 'lifecycle configuration',
-      code: ErrorCode.InvalidConfig,
-    },
-  );
-  if (orderError) throw orderError;
-  return releases;
 }

@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
-import type { ExtendedAccessGrant, Storage } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant, ExtendedAccessSubject, Storage } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { checkGrant, type GrantBody } from './check-grant.ts';
-import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
 import {
+  earlierPathSchema,
   grantExtendedAccessSchema as grantSchema,
   listExtendedAccessSchema as listSchema,
   revokeExtendedAccessSchema as revokeSchema,
@@ -32,7 +32,7 @@ export function registerExtendedAccessRoutes(
   const paths = [
     { path: '/extended-access-grants', grant: grantSchema, list: listSchema, revoke: revokeSchema },
     {
-      path: earlierPath.grants,
+      path: earlierNames.grantsPath,
       grant: earlierPathSchema(grantSchema, `${earlierNames.grantsOperation}.grant`),
       list: earlierPathSchema(listSchema, `${earlierNames.grantsOperation}.list`),
       revoke: earlierPathSchema(revokeSchema, `${earlierNames.grantsOperation}.revoke`),
@@ -113,18 +113,24 @@ function alreadyGranted(e: ExtendedAccessGrant): VersionaryError {
 
 /** An grant as the management API shows it. */
 function grantBody(e: ExtendedAccessGrant) {
-  const s = e.subject;
   return {
     id: e.id,
     clientId: e.clientId,
-    version: s.version,
-    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
-    ...(s.kind === 'element' ? { element: s.element } : {}),
+    ...subjectMembers(e.subject),
     until: formatIsoInstant(e.until),
     reason: e.reason,
     grantedBy: e.grantedBy,
     grantedAt: formatIsoInstant(e.grantedAt),
     revokedAt: e.revokedAt === null ? null : formatIsoInstant(e.revokedAt),
     revokedBy: e.revokedBy,
+  };
+}
+
+/** A subject as the management API shows it (and a grant's body names it): its version, and its endpoint or element. */
+export function subjectMembers(s: ExtendedAccessSubject) {
+  return {
+    version: s.version,
+    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
+    ...(s.kind === 'element' ? { element: s.element } : {}),
   };
 }

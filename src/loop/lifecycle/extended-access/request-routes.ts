@@ -8,15 +8,13 @@ import type {
   ExtendedAccessDecisionNotifier,
   ExtendedAccessRequest,
   ExtendedAccessRequestStatus,
-  ExtendedAccessSubject,
   Storage,
 } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import type { GrantBody } from './check-grant.ts';
-import { grantExtendedAccess } from './grant-routes.ts';
-import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
+import { grantExtendedAccess, subjectMembers } from './grant-routes.ts';
 import { subjectCap } from './subject-cap.ts';
-import { decideRequestSchema, listRequestsSchema } from './request-schemas.ts';
+import { decideRequestSchema, earlierPathSchema, listRequestsSchema } from './schemas.ts';
 import { actorOf } from '../../host/actor.ts';
 
 type RequestStorage = Pick<Storage, 'extendedAccess' | 'extendedAccessRequests' | 'clients'>;
@@ -41,7 +39,7 @@ export function registerExtendedAccessRequestRoutes(
   const paths = [
     { path: '/extended-access-requests', list: listRequestsSchema, decide: decideRequestSchema },
     {
-      path: earlierPath.requests,
+      path: earlierNames.requestsPath,
       list: earlierPathSchema(listRequestsSchema, `${earlierNames.requestsOperation}.list`),
       decide: earlierPathSchema(decideRequestSchema, `${earlierNames.requestsOperation}.decide`),
     },
@@ -107,7 +105,7 @@ export async function grantRequest(
   const { storage, clock } = options;
   const request = await pending(storage, o.id);
   const reason = o.note ?? `Requested: ${request.reason}`.slice(0, 1000);
-  const body: GrantBody = { clientId: request.clientId, ...subjectFields(request.subject), until: o.until, reason };
+  const body: GrantBody = { clientId: request.clientId, ...subjectMembers(request.subject), until: o.until, reason };
   const grant = await grantExtendedAccess(options, { body, actor: o.actor });
   const decision = { id: o.id, status: 'granted', at: clock.now(), by: o.actor, note: o.note } as const;
   if (!(await storage.extendedAccessRequests.decide({ ...decision, grantId: grant.id }))) {
@@ -147,24 +145,14 @@ async function tell(options: DecideOptions, decision: Omit<ExtendedAccessDecisio
   await options.decisionNotices?.({ ...decision, cap: subjectCap(options.runtime, decision.request.subject) ?? null });
 }
 
-/** A subject as the grant body names it. */
-function subjectFields(s: ExtendedAccessSubject): Pick<GrantBody, 'version' | 'endpoint' | 'element'> {
-  if (s.kind === 'endpoint') return { endpoint: { version: s.version, method: s.method, path: s.path } };
-  if (s.kind === 'element') return { version: s.version, element: s.element };
-  return { version: s.version };
-}
-
 const instant = (at: number | null) => (at === null ? null : formatIsoInstant(at));
 
 /** A request as the management API shows it. */
 function requestBody(r: ExtendedAccessRequest) {
-  const s = r.subject;
   return {
     id: r.id,
     clientId: r.clientId,
-    version: s.version,
-    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
-    ...(s.kind === 'element' ? { element: s.element } : {}),
+    ...subjectMembers(r.subject),
     reason: r.reason,
     requestedUntil: instant(r.requestedUntil),
     status: r.status,
