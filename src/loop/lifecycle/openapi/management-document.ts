@@ -3,6 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { problemSchema } from '../../../core/versions/index.ts';
 import { documentedParameters, headerOf, parameterRef, usedHeaders } from './headers.ts';
 import { securityFor, securitySchemes } from './security.ts';
+import { layeredHeaders, layeredProblems } from './operation-responses.ts';
 
 /** One management route as registered, with its Fastify schema. */
 interface ManagementRoute {
@@ -21,13 +22,7 @@ export interface ManagementDocumentOptions {
 }
 
 const problemRef = { $ref: '#/components/schemas/Problem' };
-const layered: Record<string, string> = {
-  401: 'No credentials, or credentials that are unknown, revoked or expired',
-  403: 'The credentials lack the admin role',
-  429: 'Too many requests from this client; retry after `Retry-After` seconds',
-  500: 'The server failed; the failure is logged and nothing internal is shown',
-  503: 'The service is shutting down or its storage is unavailable; retry later',
-};
+const layered: Record<string, string> = { ...layeredProblems, 403: 'The credentials lack the admin role' };
 const tagDescriptions: Record<string, string> = {
   'api-keys': 'Credentials: create, list and revoke API keys.',
   versions: 'The lifecycle of each API version and the usage of deprecated ones.',
@@ -181,18 +176,6 @@ function toResponse(options: {
     return { description, content: { 'application/problem+json': { schema: problemRef } }, headers };
   if (schema.type === 'null') return { description, headers };
   return { description, content: { 'application/json': { schema } }, headers };
-}
-
-function layeredHeaders(status: number, method: string): Record<string, unknown> {
-  return {
-    RateLimit: headerOf('RateLimit', { required: status === 429 }),
-    'RateLimit-Policy': headerOf('RateLimit-Policy', { required: status === 429 }),
-    'API-Supported-Versions': headerOf('API-Supported-Versions'),
-    'API-Deprecated-Versions': headerOf('API-Deprecated-Versions'),
-    ...(status === 429 ? { 'Retry-After': headerOf('Retry-After', { required: true }) } : {}),
-    ...(status === 401 ? { 'WWW-Authenticate': headerOf('WWW-Authenticate', { required: true }) } : {}),
-    ...(status === 304 || (status === 200 && method === 'GET') ? { ETag: headerOf('ETag', { required: true }) } : {}),
-  };
 }
 
 function toParameters(schema: unknown, location: 'path' | 'query'): unknown[] {

@@ -146,42 +146,24 @@ function elementsUsedBy(options: VersionDocumentOptions): (op: OperationSpec) =>
     }) !== undefined;
 }
 
-/** A public route of the API documented in every version's document. */
-interface PublicRoute {
-  operationId: string;
-  summary: string;
-  description: string;
-  media: string;
-  body: string;
-}
-
-/** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
+/**
+ * The document's own route: a GET that reads no credentials, public (`security: []`) so tools and
+ * generators can fetch it without a key, with the statuses of the layers that still apply.
+ */
 function documentOperation(name: string): Record<string, unknown> {
-  return publicOperation({
-    operationId: `openapi.${name}`,
-    summary: 'This OpenAPI document',
-    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
-    media: 'application/json',
-    body: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`,
-  });
-}
-
-/** A GET that reads no credentials: public (`security: []`), with the statuses of the layers that still apply. */
-function publicOperation(route: PublicRoute): Record<string, unknown> {
+  const summary = 'This OpenAPI document';
+  const body = `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`;
   const op: OperationSpec = {
-    id: route.operationId,
+    id: `openapi.${name}`,
     method: 'GET',
     path: '/',
-    summary: route.summary,
-    responses: { 200: { description: route.body } },
+    summary,
+    responses: { 200: { description: body } },
   };
   const responses = operationResponses({
     op,
     generated: {
-      200: {
-        description: route.body,
-        content: { [route.media]: { schema: { type: 'object', description: route.summary } } },
-      },
+      200: { description: body, content: { 'application/json': { schema: { type: 'object', description: summary } } } },
     },
     lifecycle: { deprecated: false, removedStatus: 410 },
   }) as Record<string, unknown>;
@@ -189,11 +171,11 @@ function publicOperation(route: PublicRoute): Record<string, unknown> {
   delete responses['401'];
   delete responses['403'];
   return {
-    operationId: route.operationId,
-    summary: route.summary,
+    operationId: op.id,
+    summary,
     tags: ['documents'],
     security: [],
-    description: route.description,
+    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
     parameters: [parameterRef('IfNoneMatch')],
     responses,
   };
