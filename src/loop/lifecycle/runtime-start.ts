@@ -9,22 +9,15 @@ import type { LifecycleRuntimeOptions } from './runtime-types.ts';
 export interface StartedLifecycle {
   schedules: Map<string, StoredSchedule>;
   endpoints: EndpointDeprecation[];
-  /** Every version, in declared order. */
   names: string[];
   /** Each version's release instant: its own, or a stand-in that keeps the declared order. */
   released: Map<string, number>;
-  /** The versions whose release instant is a stand-in. */
   undated: Set<string>;
   /** Where the config file and the stored schedules differed, and which one won: logged at start. */
   conflicts: ConfigConflict[];
 }
 
-/**
- * Load schedules from the store and write the config's over them: the default deprecations of a
- * first start, each configured schedule whose entry is new or changed since it last applied
- * (`mergeConfigured`) and each configured endpoint deprecation. Refuses to
- * start when the release dates contradict the declared order.
- */
+/** Write the config's schedules over the stored ones (`mergeConfigured`); refuse a release order that contradicts the declared one. */
 export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<StartedLifecycle> {
   const { settings, store, clock } = options;
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
@@ -62,7 +55,6 @@ export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<
   };
 }
 
-/** With no versions in the config, the given versions are deprecated with the default notice, once. */
 async function saveDefaultDeprecations(
   options: LifecycleRuntimeOptions,
   schedules: Map<string, StoredSchedule>,

@@ -10,18 +10,13 @@ import type { LifecycleState } from './runtime-state.ts';
 import { toSchedule, usable } from './runtime-state.ts';
 import type { LifecycleSettings } from './settings.ts';
 
-/** A request's key: the version it asked for and the operation it reached. */
 export interface VerdictKey {
   version: string;
   method: string;
   path: string;
 }
 
-/**
- * The verdict of one key from the state as it is, and until when it holds: the version's own
- * schedule and any deprecation of this endpoint compete, the removed one or the nearest sunset
- * wins. Reads the state only.
- */
+/** The verdict of one key, and until when it holds: the removed candidate or the nearest sunset wins. */
 export function computeVerdict(
   state: LifecycleState,
   key: VerdictKey,
@@ -30,10 +25,7 @@ export function computeVerdict(
     prefix: string;
     settings: LifecycleSettings;
     manifestLink: string;
-    /**
-     * One client's own date past a subject's sunset (`v1`, `v1 GET /users`), given the subject's
-     * cap: the subject is then judged with that date as its sunset. Absent for the shared verdict.
-     */
+    /** One client's own date past a subject's sunset, given its cap; absent for the shared verdict. */
     extension?: (subject: string, cap: number | undefined) => number | undefined;
   },
 ): { verdict: LifecycleVerdict; until: number } {
@@ -87,7 +79,6 @@ export function endpointSubject(key: VerdictKey): string {
   return `${key.version} ${key.method} ${key.path}`;
 }
 
-/** The deprecations of the key's own endpoint. */
 export function endpointsOf(endpoints: readonly EndpointDeprecation[], key: VerdictKey): EndpointDeprecation[] {
   return endpoints.filter((e) => e.version === key.version && e.method === key.method && e.path === key.path);
 }

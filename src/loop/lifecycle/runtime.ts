@@ -9,11 +9,7 @@ import { createClientAccess } from './client-access.ts';
 
 export type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 
-/**
- * Load schedules from the store, merge the config file's, check every policy rule (refusing to
- * start on a violation) and answer per request from a cache that expires when the headers next
- * change.
- */
+/** Refuses to start on a policy violation; answers per request from a cache kept until the headers next change. */
 export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): Promise<LifecycleRuntime> {
   const { settings, store, clock, prefix } = options;
   const started = await startLifecycle(options);

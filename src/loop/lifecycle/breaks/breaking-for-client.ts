@@ -1,8 +1,7 @@
 import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
 import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
-import type { BreaksOptions } from './breaks-options.ts';
-import type { BreakingChange } from './breaking-change.ts';
+import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
 import { toClientWords } from './client-words.ts';
 
 /** A breaking change towards the replacement, as a client reads it. */
@@ -11,19 +10,6 @@ export interface ClientBreakingChange {
   endpoints: string[];
   /** What changes, in plain words ({@link toClientWords}). */
   text: string;
-}
-
-/**
- * The breaking changes from version `from` to version `to` that reach one of `endpoints`
- * (`GET /users/{id}`), diffed from the two versions' documents as the migration guide is.
- * `undefined` when either version is not in the bundle.
- */
-function breakingBetween(
-  options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
-  pair: { from: string; to: string; endpoints: readonly string[] },
-): BreakingChange[] | undefined {
-  const all = breakingChangesBetween(options, pair).changes;
-  return all && reachingEndpoints(all, pair.endpoints);
 }
 
 /**
@@ -98,7 +84,8 @@ export function breakingForClient(
 ): ClientBreakingChange[] {
   const replacement = options.runtime.document().versions.find((v) => v.name === called.version)?.replacement;
   if (!replacement) return [];
-  const changes = breakingBetween(options, { from: called.version, to: replacement, ...called }) ?? [];
+  const all = breakingChangesBetween(options, { from: called.version, to: replacement }).changes ?? [];
+  const changes = reachingEndpoints(all, called.endpoints);
   return changes.map((c) => ({
     endpoints: c.operations.map((o) => o.replace(' ', ` ${options.prefix}`)),
     text: c.text,

@@ -2,10 +2,9 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { Client } from '../../../kernel/ports/index.ts';
 import { describeVersions } from '../version-info.ts';
-import type { BreakingChange } from './breaking-change.ts';
 import { breakingChangesBetween, reachingEndpoints } from './breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
-import type { BreaksOptions } from './breaks-options.ts';
+import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
 
 /** Days of calls the page looks back over. */
 export const breaksWindowDays = 7;

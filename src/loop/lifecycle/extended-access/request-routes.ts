@@ -11,9 +11,8 @@ import type {
   Storage,
 } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
-import type { GrantBody } from './check-grant.ts';
+import { subjectCap, type GrantBody } from './check-grant.ts';
 import { grantExtendedAccess, subjectMembers } from './grant-routes.ts';
-import { subjectCap } from './subject-cap.ts';
 import { decideRequestSchema, earlierPathSchema, listRequestsSchema } from './schemas.ts';
 import { actorOf } from '../../host/actor.ts';
 

@@ -1,5 +1,5 @@
 import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import { subjectCap } from '../../lifecycle/extended-access/subject-cap.ts';
+import { subjectCap } from '../../lifecycle/extended-access/check-grant.ts';
 import type { ConsumerWarning } from './consumer-data.ts';
 import type { DashboardOptions } from './options.ts';
 
