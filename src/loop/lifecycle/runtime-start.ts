@@ -17,7 +17,7 @@ export interface StartedLifecycle {
   conflicts: ConfigConflict[];
 }
 
-/** Write the config's schedules over the stored ones (`mergeConfigured`); refuse a release order that contradicts the declared one. */
+/** Write the config's schedules over the stored ones (`mergeConfigured`); refuse a contradictory release order. */
 export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<StartedLifecycle> {
   const { settings, store, clock } = options;
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));

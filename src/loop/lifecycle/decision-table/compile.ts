@@ -38,15 +38,12 @@ import { subjectSegments } from './subject-rows.ts';
 /** How long after a closing takes effect its allowed clients are read once more (the usage flush, and some). */
 const closingSettleMs = 5_000;
 
-/** The live state a decision table is compiled from. */
 export interface DecisionTableSources {
   runtime: LifecycleRuntime;
-  /** The versions with code and their operations. */
   bundle: VersionBundle;
   prefix: string;
   vendor: string;
   removedStatus: 410 | 404;
-  /** Active grants (extended access per client). */
   grants: () => Promise<readonly ExtendedAccessGrant[]>;
   /** Brownout windows planned (progressive ones expanded); none when absent. */
   brownouts?: () => readonly Brownout[];
@@ -60,11 +57,7 @@ export interface DecisionTableSources {
   forwardUndocumented?: readonly string[];
 }
 
-/**
- * The access part's answers as the table tells them, handed over as values (the compiler imports
- * no part above it): its rate policies, each policy's 429 and the credentials' problems, each
- * problem with its key and `{…}` where the data plane fills in from the request.
- */
+/** The access part's answers, handed over as values (the compiler imports no part above it). */
 export interface AccessRefusals {
   policies: RatePolicies;
   /** `credentials-missing`, `credentials-repeated`, `credentials-unavailable`. */
@@ -75,11 +68,7 @@ export interface AccessRefusals {
 
 const noRefusals: AccessRefusals = { policies: { roles: {} }, credentials: [], rateLimited: [] };
 
-/**
- * Compile the decision table at `now` from the live lifecycle: each row sampled from what the
- * lifecycle runtime would answer at each instant its answer changes, so the table holds exactly
- * what the Fastify pipeline sends, pre-rendered for data planes that cannot run core.
- */
+/** Compile the table at `now`: each row sampled where the runtime's answer changes, as the pipeline sends it. */
 export async function compileDecisionTable(
   sources: DecisionTableSources,
   o: { now: number; generation: number; registry?: ProblemRegistry },
@@ -193,10 +182,7 @@ function fixedProblems(
   registry.keyOf(upstreamProblem(true), 'upstream-timeout');
 }
 
-/**
- * Each client's minimum version with its 410, one problem per minimum version (clients moved to the
- * same version share it). A minimum the API no longer knows is left out: it retires nothing.
- */
+/** Each client's minimum version with its 410; a minimum the API no longer knows retires nothing. */
 function minimumVersionRows(
   registry: ProblemRegistry,
   o: { minimums: Readonly<Record<string, string>>; versions: readonly string[]; prefix: string },

@@ -14,16 +14,11 @@ import type { LifecycleContext } from '../context.ts';
 // brownouts reach only the parts after it: the latest context that has them hands them over.
 const byRuntime = new WeakMap<LifecycleContext['runtime'], Entry>();
 
-/** The app's decision table, compiled from its live lifecycle, usage and brownouts. */
 export function decisionTablesOf(context: LifecycleContext): DecisionTables {
   return entryOf(context).tables;
 }
 
-/**
- * The access part, registered after this one, hands over what it refuses in front of the
- * lifecycle (its rate policies and credentials' problems), as values: the table tells them to data
- * planes that cannot run core, and the compiler imports no part above the lifecycle.
- */
+/** The access part, registered after this one, hands over what it refuses in front of the lifecycle, as values. */
 export function handAccessRefusals(context: LifecycleContext, refusals: AccessRefusals): void {
   entryOf(context).access = refusals;
 }
@@ -36,9 +31,7 @@ function entryOf(context: LifecycleContext): Entry {
 
 interface Entry {
   tables: DecisionTables;
-  /** The notices part's brownouts, from the latest context that has them; read at each compilation. */
   brownouts?: () => Brownout[];
-  /** The access part's refusals, once it has handed them over; read at each compilation. */
   access?: AccessRefusals;
 }
 
@@ -70,13 +63,7 @@ function createEntry(context: LifecycleContext): Entry {
   return entry;
 }
 
-/**
- * Keep the table current at every instant, so that no request waits for it: compiled before the
- * server listens, then again as soon
- * as the lifecycle moves (a change of this instance, or one the change feed brought), and a call of
- * the management API that may change state answers only once this instance's table has moved, so
- * the next request sees it. A compilation that fails is tried again by the next request.
- */
+/** Keep the table current so no request waits; a management call that may change state answers once it moved. */
 function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
   const compile = () => tables.current().then(undefined, () => undefined);
   // Compiled before the server listens: the first request finds it.
@@ -93,13 +80,9 @@ function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
   });
 }
 
-/** The management API's prefix (`ownedPrefixes` of the access part). */
 const managementPrefix = '/admin/';
 
-/**
- * The lifecycle the versioned API's steps read: the runtime's shared verdicts, and the per-client
- * rules decided on the app's decision table (`tableClientVerdict`, `tableClientElements`).
- */
+/** The lifecycle the API's steps read: the runtime's shared verdicts, and the per-client rules decided on the table. */
 export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   const tables = decisionTablesOf(context);
   const perClient = {

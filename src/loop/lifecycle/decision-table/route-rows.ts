@@ -6,7 +6,6 @@ import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import { closingsOf } from '../runtime-verdict.ts';
 import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
 
-/** What the rows of a table need beside the runtime: grants, brownouts, closings' allowed clients. */
 export interface RouteRowContext extends RowContext {
   grants: readonly ExtendedAccessGrant[];
   brownouts: readonly Brownout[];
@@ -15,12 +14,7 @@ export interface RouteRowContext extends RowContext {
   allowed: (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]>;
 }
 
-/**
- * The row of one documented operation. With `gone` (the problem of an operation a newer version
- * removed with nothing serving it, keyed once the row's own are), refused with it wherever its
- * lifecycle would allow it, with the same headers (a removal past its sunset stays that 410); no
- * element or brownout is reached.
- */
+/** The row of an operation; with `gone` (a newer version removed it), refused wherever its lifecycle allows it. */
 export async function routeRow(ctx: RouteRowContext, key: SubjectKey, gone?: () => string): Promise<RouteRow> {
   const { runtime } = ctx;
   const segments = subjectSegments(ctx, key);
@@ -151,14 +145,9 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
   return rows;
 }
 
-/** What brownout rows are compiled with. */
 type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
 
-/**
- * The brownouts that reach an operation, in the order planned (the first in force answers), each
- * with its problem and the clients its extended access spares (`extended`: those with a grant
- * of the version or the operation).
- */
+/** The brownouts that reach an operation, in the order planned, each sparing the `extended` clients. */
 function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, extended: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
@@ -197,11 +186,7 @@ function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, extended: readon
     });
 }
 
-/**
- * A version's whole-version brownouts, for a path under it with no route (an undocumented path a
- * version forwards), as the version's removal reaches it; clients with extended access to the
- * version are spared.
- */
+/** A version's whole-version brownouts, for a path under it with no route (an undocumented path a version forwards). */
 export function versionBrownoutRows(ctx: RouteRowContext, version: string): BrownoutRow[] {
   const spared = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
   // `/*` names no endpoint: only the brownouts of the whole version reach it.

@@ -6,17 +6,14 @@ import type { LifecycleRuntime } from '../runtime.ts';
 import type { VerdictKey } from '../runtime-verdict.ts';
 import { lowerCased, type ProblemRegistry } from './problem-registry.ts';
 
-/** A request's key in the lifecycle: its version and operation (`GET`, `/users/{id}`). */
 export type SubjectKey = VerdictKey;
 
-/** What the rows of one table are compiled with. */
 export interface RowContext {
   runtime: LifecycleRuntime;
   registry: ProblemRegistry;
   now: number;
 }
 
-/** A lifecycle verdict at an instant, as a segment's sample. */
 function verdictSample(ctx: RowContext, verdict: LifecycleVerdict, until: number): Sample {
   const headers = lowerCased(verdict.headers);
   return verdict.removed
@@ -32,10 +29,7 @@ export function subjectSegments(ctx: RowContext, key: SubjectKey, clientId?: str
   }, ctx.now);
 }
 
-/**
- * The segments of a request that uses one deprecated element of an operation: the operation's
- * answer, its headers merged with the element's (`elementVerdict`), refused past the element's sunset.
- */
+/** The segments of a request that uses one deprecated element: the operation's answer, with the element's headers. */
 export function elementSegments(
   ctx: RowContext,
   o: { key: SubjectKey; element: ElementDeprecation; clientId?: string; sunsetAt?: number },

@@ -5,15 +5,11 @@ import { compileDecisionTable, type AccessRefusals, type DecisionTableSources } 
 import { createProblemRegistry } from './problem-registry.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 
-/** The decision table of a live lifecycle, compiled again only when what it is made of moves. */
 export type DecisionTables = DecisionTableSource;
 
 /**
- * Keep the compiled table until its inputs move: the lifecycle generation, the grants (the
- * runtime's stamp of them), the brownouts, the clients' minimum versions, or a closing to new clients taking effect
- * (`recompileAt`). Each new compilation takes the next `generation`, so the number moves whenever
- * the table may have. Whether the table is still current is found without any I/O, so a request
- * may ask for it.
+ * Keep the compiled table until its inputs move (lifecycle, grants, brownouts, minimum versions, a
+ * closing: `recompileAt`); whether it is current is found without I/O, so a request may ask.
  */
 export function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
   let compiled: { key: TableKey; table: DecisionTable } | undefined;
@@ -84,12 +80,10 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
 
 const noBrownouts: readonly Brownout[] = Object.freeze([]);
 
-/** What a table is compiled from, besides the clock: it is current while these have not moved. */
 interface TableKey {
   generation: number;
   grants: number;
   brownouts: string;
-  /** The clients' minimum versions: a change of any client moves it. */
   minimumVersions: number;
   access: AccessRefusals | undefined;
 }
