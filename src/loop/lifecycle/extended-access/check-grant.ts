@@ -3,7 +3,6 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 
-/** The body of `POST /admin/v1/extended-access-grants`. */
 export interface GrantBody {
   clientId: string;
   version?: string;
@@ -15,11 +14,7 @@ export interface GrantBody {
 
 type Problem = { pointer: string; detail: string };
 
-/**
- * Check a grant against the lifecycle as it is: exactly one subject, a known client and subject,
- * a cap on the subject, and a date in the future no later than that cap. Every mistake is listed
- * in one 400 problem.
- */
+/** Check a grant against the lifecycle as it is; every mistake is listed in one 400 problem. */
 export function checkGrant(o: { body: GrantBody; runtime: LifecycleRuntime; now: number; clientKnown: boolean }): {
   subject: ExtendedAccessSubject;
   until: number;

@@ -16,9 +16,8 @@ import {
 import { actorOf } from '../../host/actor.ts';
 
 /**
- * `/admin/v1/extended-access-grants` (and the earlier path, `earlierNames.grantsPath`): grant a client extended access past a sunset (within its cap), list
- * them, revoke one. Who granted and who revoked come from the credential, never from the body.
- * The store announces each change on the change feed, so every instance reloads its grants of extended access.
+ * `/admin/v1/extended-access-grants` (and its earlier path): grant, list, revoke. Who granted and
+ * who revoked come from the credential, never from the body.
  */
 export function registerExtendedAccessRoutes(
   app: FastifyInstance,
@@ -70,12 +69,7 @@ export function registerExtendedAccessRoutes(
   }
 }
 
-/**
- * Grant extended access: checked against the lifecycle as it is (one subject, a known client, a
- * date no later than the cap, no grant in force for the same client and subject: a 409 naming
- * it), stored, and in force on this instance at once. Both
- * `POST /extended-access-grants` and a granted request go through here, so the cap rule holds for both.
- */
+/** Grant extended access, checked (`checkGrant`, one grant per client and subject) and in force here at once. */
 export async function grantExtendedAccess(
   options: { storage: Pick<Storage, 'extendedAccess' | 'clients'>; runtime: LifecycleRuntime; clock: Clock },
   { body, actor }: { body: GrantBody; actor: string },
@@ -111,7 +105,6 @@ function alreadyGranted(e: ExtendedAccessGrant): VersionaryError {
   });
 }
 
-/** An grant as the management API shows it. */
 function grantBody(e: ExtendedAccessGrant) {
   return {
     id: e.id,
@@ -126,7 +119,7 @@ function grantBody(e: ExtendedAccessGrant) {
   };
 }
 
-/** A subject as the management API shows it (and a grant's body names it): its version, and its endpoint or element. */
+/** A subject as the management API shows it (and a grant's body names it). */
 export function subjectMembers(s: ExtendedAccessSubject) {
   return {
     version: s.version,

@@ -25,12 +25,7 @@ interface DecideOptions {
   decisionNotices?: ExtendedAccessDecisionNotifier;
 }
 
-/**
- * `/admin/v1/extended-access-requests` (and the earlier path, `earlierNames.requestsPath`): the
- * requests consumers asked from the portal, and the owner's grant (through the same checks as
- * `POST /extended-access-grants`) or decline. A request is
- * decided once: deciding it again is a 409.
- */
+/** `/admin/v1/extended-access-requests` (and its earlier path): consumers' requests, granted or declined once. */
 export function registerExtendedAccessRequestRoutes(
   app: FastifyInstance,
   options: DecideOptions & { storage: RequestStorage & Pick<Storage, 'apiKeys'> },
@@ -85,7 +80,6 @@ function registerPath(
   });
 }
 
-/** The pending request of this id, or the 404 or 409 problem. */
 async function pending(storage: RequestStorage, id: string): Promise<ExtendedAccessRequest> {
   const found = await storage.extendedAccessRequests.find(id);
   if (!found) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No request ${id.slice(0, 40)}.` });
@@ -118,7 +112,6 @@ export async function grantRequest(
   return granted;
 }
 
-/** Decline a pending request with the owner's reason. */
 export async function declineRequest(
   options: DecideOptions,
   o: { id: string; reason: string; actor: string },
@@ -146,7 +139,6 @@ async function tell(options: DecideOptions, decision: Omit<ExtendedAccessDecisio
 
 const instant = (at: number | null) => (at === null ? null : formatIsoInstant(at));
 
-/** A request as the management API shows it. */
 function requestBody(r: ExtendedAccessRequest) {
   return {
     id: r.id,

@@ -1,9 +1,6 @@
 import { conditionalHeaderMaxLength } from '../../../http/index.ts';
 
-/**
- * The response headers the service's layers add to operations, as `components.headers` (see
- * {@link headerOf}). Request headers are reusable parameters ({@link parameterRef}).
- */
+// The response headers the service's layers add to operations, as `components.headers`.
 const documentedHeaders: Record<string, Record<string, unknown>> = {
   RateLimit: header(
     'The client\'s remaining quota in the current window (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds to reset>`. Sent on every limited response while rate limiting is on.',
@@ -45,7 +42,6 @@ const documentedHeaders: Record<string, Record<string, unknown>> = {
   ),
 };
 
-/** The conditional and idempotency request headers, as OpenAPI parameters. */
 export const documentedParameters: Record<string, Record<string, unknown>> = {
   IfMatch: {
     name: 'If-Match',
@@ -79,18 +75,13 @@ export const documentedParameters: Record<string, Record<string, unknown>> = {
   },
 };
 
-/**
- * One of {@link documentedHeaders} for a response: a `$ref` to the shared definition, or an
- * inline copy when required (a `$ref` cannot say that). {@link usedHeaders} then lists the
- * definitions a document refers to.
- */
+/** A response's header: a `$ref` to the shared definition, or an inline copy when required (a `$ref` cannot say so). */
 export function headerOf(name: string, options: { required?: boolean } = {}): Record<string, unknown> {
   const definition = documentedHeaders[name];
   if (!definition) throw new Error(`undocumented response header ${name}`);
   return options.required ? { ...definition, required: true } : { $ref: `#/components/headers/${name}` };
 }
 
-/** The `components.headers` a document needs: the definitions its responses refer to. */
 export function usedHeaders(paths: unknown): Record<string, Record<string, unknown>> {
   const used = new Set<string>();
   JSON.stringify(paths, (key, value: unknown) => {
@@ -101,7 +92,6 @@ export function usedHeaders(paths: unknown): Record<string, Record<string, unkno
   return Object.fromEntries(Object.entries(documentedHeaders).filter(([name]) => used.has(name)));
 }
 
-/** A `$ref` to one of {@link documentedParameters}. */
 export function parameterRef(name: keyof typeof documentedParameters & string): Record<string, unknown> {
   return { $ref: `#/components/parameters/${name}` };
 }

@@ -5,19 +5,14 @@ import { documentedParameters, headerOf, parameterRef, usedHeaders } from './hea
 import { securityFor, securitySchemes } from './security.ts';
 import { layeredHeaders, layeredProblems } from './operation-responses.ts';
 
-/** One management route as registered, with its Fastify schema. */
 interface ManagementRoute {
   method: string;
-  /** Fastify's URL, for example `/admin/v1/api-keys/:id`. */
   url: string;
   schema: Record<string, unknown> | undefined;
 }
 
-/** Options for {@link registerManagementDocument}. */
 export interface ManagementDocumentOptions {
-  /** Where the management API lives, for example `/admin/v1`. */
   prefix: string;
-  /** Whether this deployment accepts JWTs. */
   jwt: boolean;
 }
 
@@ -52,11 +47,9 @@ const documentSchema = {
 };
 
 /**
- * Serve `<prefix>/openapi.json`, the management API's OpenAPI 3.1 document, generated from the
- * routes' own schemas. Call it before the management routes are registered: an `onRoute` hook
- * collects every route under the prefix, wherever it is registered, so routes added later are
- * documented without a change here. A route without response schemas is still listed, marked
- * `x-undocumented`, so a test (and both linters) catch it.
+ * Serve `<prefix>/openapi.json`, generated from the routes' own schemas. Call it before the
+ * management routes are registered: an `onRoute` hook collects every route under the prefix. A route
+ * without response schemas is still listed, marked `x-undocumented`, so a test catches it.
  */
 export function registerManagementDocument(app: FastifyInstance, options: ManagementDocumentOptions): void {
   const documentUrl = `${options.prefix}/openapi.json`;
@@ -75,7 +68,6 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
   );
 }
 
-/** The management API's document from its routes (see {@link registerManagementDocument}). */
 function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();

@@ -1,10 +1,8 @@
 import type { OperationSpec } from '../../../core/versions/index.ts';
 import { headerOf } from './headers.ts';
 
-/** What the lifecycle says of one operation when the document is served. */
 export interface OperationLifecycle {
   deprecated: boolean;
-  /** The status a removed version or endpoint answers with (410 unless configured 404). */
   removedStatus: 410 | 404;
   /** Whether a request can use a deprecated field or query parameter: such a use adds the deprecation headers. */
   elementsDeprecated?: boolean;
@@ -30,11 +28,7 @@ const layered: Record<string, string> = {
 // parameter is read; a deprecated version's public headers are added to them all the same.
 const beforeLifecycle = new Set(['401', '403', '406', '429', '500', '503']);
 
-/**
- * Every response an operation can give, with its headers: the handler's own (declared on the
- * operation) plus what authentication, rate limiting, negotiation, caching, idempotency, body
- * parsing and the lifecycle add in front of it.
- */
+/** Every response an operation can give, with its headers: the handler's own plus what the layers in front add. */
 export function operationResponses(options: {
   op: OperationSpec;
   generated: Record<string, Record<string, unknown>>;

@@ -12,13 +12,10 @@ import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
 import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
 import { securityFor, securitySchemes } from './security.ts';
 
-/** Options for {@link createVersionDocument}. */
 export interface VersionDocumentOptions {
   version: ApiVersion;
   title: string;
-  /** Prefix of every path, for example `/api/v1`. */
   basePath: string;
-  /** Whether this deployment accepts JWTs. */
   jwt: boolean;
   /** `3.1` (default) or `3.2`: see `toOpenApiDocument`. */
   openapiVersion?: OpenApiVersion;
@@ -36,12 +33,7 @@ const tagDescriptions: Record<string, string> = {
   documents: 'Machine-readable descriptions of this version.',
 };
 
-/**
- * The served OpenAPI document of one version: the version's own declarations (paths, schemas,
- * partial responses) plus what the service's layers add to every operation: security, the
- * statuses answered in front of the handler, rate-limit, caching, idempotency and deprecation
- * headers, and the conditional and idempotency request headers.
- */
+/** A version's served document: its own declarations plus what the service's layers add to every operation. */
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.
   const lifecycles = new Map(options.version.operations.map((op) => [op, options.lifecycle(op)]));
@@ -128,11 +120,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
   return doc;
 }
 
-/**
- * Whether a request to an operation can use a deprecated field or query parameter of this
- * version: the same check the route compiles, so the document declares the headers such a use
- * adds exactly where the service can send them.
- */
+/** Whether an operation can use a deprecated element of this version: the route's own check, so headers match. */
 function elementsUsedBy(options: VersionDocumentOptions): (op: OperationSpec) => boolean {
   const elements = options.elements?.deprecations.filter((e) => e.version === options.version.name) ?? [];
   if (elements.length === 0) return () => false;
