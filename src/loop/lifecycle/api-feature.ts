@@ -9,10 +9,7 @@ import { deferUsage } from '../usage/usage-step.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
 import type { LifecycleContext } from './context.ts';
 
-/**
- * What the API's plugin is registered with, handlers or forwarded alike: the context's problems
- * (the root's unknown paths too when `notFound`), the lifecycle, and usage recorded per client.
- */
+/** What the API's plugin is registered with, handlers or forwarded alike; installs the context's problems. */
 export function versionaryBase(
   context: LifecycleContext,
   problems: { notFound?: boolean; forwardsUndocumented?: (version: string) => boolean },
@@ -51,13 +48,7 @@ export function versionaryBase(
   };
 }
 
-/**
- * The API's operations, through the same plugin library users register, fed by the stored
- * lifecycle, with usage recorded per client: `handlers` gives one handler per operation id. The
- * plugin also answers removed versions and endpoints (in `onRequest`, before authentication: it
- * is installed before the access feature), makes every error a problem, and sends the version
- * list headers and the lifecycle document.
- */
+/** The API's operations through the `versionary` plugin (installed before access: its removed gate comes first). */
 export function createResourcesFeature(
   handlers: (context: LifecycleContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>,
   /** `ownsApp: false` in someone else's app (the loop): not its root's 404, no version list off the API. */

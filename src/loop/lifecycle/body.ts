@@ -16,10 +16,7 @@ import type { LoopState } from '../host/loop-state.ts';
 import type { LoopLifecycleOptions } from './options.ts';
 import { provideLifecycleRuntime, type LifecycleContext } from './context.ts';
 
-/**
- * The lifecycle part's features, in the order a request meets their hooks (the API's first: its
- * removed gate). The API is the app's handlers, or, with `forward`, its upstreams (the gateway).
- */
+/** The lifecycle part's features, in the order a request meets their hooks (the API's removed gate first). */
 export async function installLoopLifecycle(
   scope: FastifyInstance,
   state: LoopState,

@@ -8,13 +8,8 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
 /**
- * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
- * the configured document itself, not a regeneration, with its paths below the gateway's version
- * base (`servers`), each operation's lifecycle (`deprecated`, `x-sunset`, the SDK generators'
- * extensions and the message in its description, as the service marks its own), its deprecated
- * fields and query parameters marked as the service marks its own (a parameter past its sunset
- * left out, since the gateway refuses it), a removed version's mark in `info`, and the access
- * dates of the version (on `info`) and of its deprecated endpoints (on their operations).
+ * A proxied version's document as the gateway serves it: the configured document itself, its paths
+ * below the version base (`servers`), marked as the service marks its own (lifecycle, elements, dates).
  */
 export function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;

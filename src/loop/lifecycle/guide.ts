@@ -7,11 +7,7 @@ import { toOpenApiDocument, type ApiVersion, type VersionBundle } from '../../co
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
-/**
- * The migration guide from a version to its replacement (or to `to`, a later version), generated
- * from the two versions' real OpenAPI documents, the declared change descriptions and the
- * lifecycle dates.
- */
+/** The migration guide from a version to its replacement (or `to`), from the two versions' documents. */
 export function buildServiceGuide(options: {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -67,11 +63,7 @@ export function buildServiceGuide(options: {
   });
 }
 
-/**
- * The guide of a version's own deprecated endpoints, fields and query parameters, for a version
- * with no replacement: what to call or send instead of each, dated from the first deprecation to
- * the last sunset (past its sunset, each is refused).
- */
+/** The guide of a version's own deprecated endpoints and elements, for a version with no replacement. */
 function elementGuide(options: {
   runtime: LifecycleRuntime;
   version: ApiVersion;

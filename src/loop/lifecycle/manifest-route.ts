@@ -9,7 +9,6 @@ import { usable } from './runtime-state.ts';
 import { manifestUrlOf } from './manifest-url.ts';
 import type { LifecycleContext } from './context.ts';
 
-/** The manifest's body and entity tag, built once per lifecycle generation. */
 interface Built {
   generation: number;
   manifest: object;
@@ -20,13 +19,9 @@ interface Built {
 const etagOf = (body: string) => `"dm-${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 
 /**
- * `GET <prefix>/deprecations`: the API's deprecation manifest (`application/deprecations+json`).
- * Open like the documents (no key), and cacheable: the body is built once per lifecycle
- * generation, and its strong ETag is a hash of those bytes, so every instance that shares a
- * lifecycle tags it alike and a restart with another config never answers 304 to a stale copy.
- * The caching step sends `Cache-Control` and answers a matching `If-None-Match` with 304. A caller
- * whose client has a minimum version is answered its own view (`ownView`), tagged by its own bytes.
- * In the lifecycle part, so it is served with the portal off, by the gateway too.
+ * `GET <prefix>/deprecations`, open and cacheable: built once per lifecycle generation, with a strong
+ * ETag hashed from its bytes, so instances tag it alike and a restart never answers 304 to a stale copy.
+ * A client with a minimum version gets its own view. Served with the portal off, by the gateway too.
  */
 export const manifestFeature: ServiceFeature<LifecycleContext> = {
   name: 'deprecation-manifest',
@@ -60,12 +55,7 @@ export const manifestFeature: ServiceFeature<LifecycleContext> = {
   },
 };
 
-/**
- * The manifest as the calling client reads it, when it has a minimum version: every entry, and a
- * `client` member naming the minimum and the versions it retires for that client alone (its calls
- * to them answer 410 `VERSION_RETIRED_FOR_CLIENT`). Undefined for any other caller, who gets the
- * shared body.
- */
+/** The manifest with a `client` member (its minimum, the versions retired for it alone), for a client that has one. */
 async function ownView(
   request: FastifyRequest,
   shared: Built,

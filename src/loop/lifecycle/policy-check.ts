@@ -61,11 +61,7 @@ export function orderVersions(
   return { names, ...ordered };
 }
 
-/**
- * Release instants of the bundle's versions, from the dates the caller knows (the reference
- * service's built-in ones; none for a team's API or the gateway). A version without one has no
- * `releasedAt`: the runtime keeps its place with a stand-in that no client is shown.
- */
+/** Release instants the caller knows (none for a team's API or the gateway: the runtime keeps a stand-in). */
 export function releaseDates(
   bundle: Pick<VersionBundle, 'versions'>,
   releases: Readonly<Record<string, string>> = {},
@@ -77,21 +73,16 @@ export function releaseDates(
 }
 
 /**
- * Every lifecycle policy violation of the config file alone, before any storage is opened: the
- * rules `createLifecycleRuntime` applies at start (release order, sunset order, concrete sunset,
- * notice period, replacement, migration guide), over the file's versions and the bundle's. Pure,
- * so a start reports them with the configuration's own errors in one message; the runtime checks
- * again with the stored schedules. Versions whose entry has an error already reported are left out.
+ * Every policy violation of the config file alone, before storage opens, so a start reports them with
+ * the configuration's own errors; the runtime checks again with the stored schedules.
  */
 export function lifecyclePolicyProblems(options: {
   settings: LifecycleSettings;
-  /** The versions with code, oldest first (the bundle's). */
   versions: readonly string[];
   prefix: string;
   now: number;
   /** Deprecated with the default notice when the file declares no versions (`installService`'s default). */
   defaultDeprecated?: readonly string[];
-  /** Release dates of versions whose entry declares none (`releaseDates`). */
   releases?: Readonly<Record<string, string>>;
 }): string[] {
   const { settings, now, prefix } = options;

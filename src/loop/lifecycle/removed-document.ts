@@ -2,11 +2,7 @@ import type { DeprecationDates } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
-/**
- * `info` members of a version's document, wherever it is served (the service or the gateway): a
- * removed version's mark (it stays readable for migration, but says plainly what its requests are
- * answered), and the version's access dates when its deprecation sets them.
- */
+/** `info` members of a version's document: a removed version's mark, and its access dates. */
 export function versionDocumentInfo(options: {
   runtime: LifecycleRuntime;
   name: string;
@@ -40,10 +36,6 @@ function removedDocumentInfo(options: {
   };
 }
 
-/**
- * `x-closed-to-new-clients` and `x-extended-access-until` (ISO 8601) of a version or endpoint
- * deprecation that sets them; nothing otherwise.
- */
 function accessDates(dates: DeprecationDates | undefined): Record<string, string> {
   return {
     ...(dates?.closedToNewClientsAt === undefined
@@ -55,10 +47,7 @@ function accessDates(dates: DeprecationDates | undefined): Record<string, string
   };
 }
 
-/**
- * Each deprecated endpoint's own access dates on its operation of the version's document, whose
- * paths are `<basePath><path>` (the service's are in full, the gateway's below the version base).
- */
+/** Each deprecated endpoint's access dates on its operation (`<basePath><path>`). */
 export function markEndpointDates(
   doc: Record<string, unknown>,
   o: { runtime: Pick<LifecycleRuntime, 'endpointDeprecations'>; version: string; basePath: string },

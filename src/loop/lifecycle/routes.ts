@@ -5,10 +5,7 @@ import type { VersionBundle } from '../../core/versions/index.ts';
 import { buildServiceGuide } from './guide.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
-/**
- * Each deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`. (The
- * machine-readable lifecycle document at `/api/versions` is the versionary plugin's.)
- */
+/** Each deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`. */
 export function registerLifecycleRoutes(
   app: FastifyInstance,
   options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string; title: string },

@@ -17,13 +17,9 @@ import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
 
-/**
- * One version's lifecycle as the config file declares it: the core schema's entry, read (instants
- * in epoch milliseconds), with `removed` and `reason` always said.
- */
+/** One version's entry as the config file declares it, read (instants in epoch ms). */
 export type VersionSettings = VersionLifecycle;
 
-/** The lifecycle part of the config file, parsed. */
 export interface LifecycleSettings {
   audience: Audience;
   removedStatus: 410 | 404;
@@ -39,11 +35,7 @@ export interface LifecycleSettings {
   warnings?: Array<{ code: string; detail: string }>;
 }
 
-/**
- * Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error found
- * into `errors`: the shape against the core's `LifecycleConfigSchema`, the plugin's very shape, then
- * the rules across fields and the migration URLs (an absolute http(s) URL or a path).
- */
+/** Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error into `errors`. */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
   errors: string[];

@@ -3,10 +3,7 @@ import type { LoopConfig } from '../host/config.ts';
 import { lifecycleSection } from './settings-section.ts';
 import { lifecyclePolicyProblems } from './policy-check.ts';
 
-/**
- * Each problem a start-up error lists, one a line: a configuration's `errors`, a policy error's
- * violations, else its detail. Undefined for an error that is not Versionary's (a bug, kept as it is).
- */
+/** Each problem a start-up error lists; undefined for an error that is not Versionary's (a bug). */
 export function problemsOf(error: unknown): string[] | undefined {
   if (!isVersionaryError(error)) return undefined;
   if (error.errors && error.errors.length > 0) return error.errors.map((e) => e.detail);
@@ -16,14 +13,9 @@ export function problemsOf(error: unknown): string[] | undefined {
   return [error.detail];
 }
 
-/**
- * The start's second pass, over what the first parsed: the lifecycle policy of the config file
- * against the bundle's versions, with no storage, so a policy violation is told with the
- * configuration's own errors rather than one start later.
- */
+/** The lifecycle policy of the config file, with no storage, so it is told with the configuration's own errors. */
 export function policyProblems(options: {
   config: LoopConfig;
-  /** The versions with code, oldest first (the bundle's). */
   versions: readonly string[];
   prefix: string;
   defaultDeprecated?: readonly string[];

@@ -13,7 +13,6 @@ import type { LifecycleRuntime } from './runtime.ts';
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { isMigrationUrl } from '../../core/text/index.ts';
 
-/** Everything the docs pages, the changelog and the catalog say about one version. */
 export interface VersionInfo extends DeprecationDates {
   name: string;
   state: LifecycleState;
@@ -28,23 +27,16 @@ export interface VersionInfo extends DeprecationDates {
   guideUrl?: string;
   openapiUrl: string;
   docsUrl: string;
-  /** Descriptions of the declared changes this version introduced. */
   changes: string[];
-  /** Endpoints of this version deprecated on their own. */
   endpoints: EndpointDeprecation[];
   /** Fields and query parameters of this version deprecated on their own, before and after their sunset. */
   elements: ElementDeprecation[];
-  /** The version still has code and serves requests. */
   served: boolean;
 }
 
-/** Where a version's docs page lives. */
 const docsUrlOf = (name: string) => `/docs/${name}`;
 
-/**
- * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),
- * oldest release first.
- */
+/** Each version's live lifecycle and declared changes, oldest release first. */
 export function describeVersions(options: {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -84,7 +76,6 @@ export function describeVersions(options: {
   });
 }
 
-/** The changelog's view of the versions; `bundle` tells which version is the first. */
 export function toChangelogVersions(infos: readonly VersionInfo[], bundle: VersionBundle): ChangelogVersion[] {
   const first = bundle.versions[0]?.name;
   return infos.map((v) => ({
