@@ -29,13 +29,7 @@ export const loopPartNames = [
  */
 export type LoopPartName = (typeof loopPartNames)[number];
 
-/**
- * What the parts share, decorated on the context they are registered in by the storage part: the
- * service context every feature is installed with, which no part changes after. What a part
- * provides to the parts after it is a decorator of its own (`provideToLaterParts`: usage's
- * recorder, the lifecycle's runtime, notices' brownouts); `installFeatures` hands each part's
- * features the context with what the parts before it provide.
- */
+/** What the parts share, decorated by the storage part: the service context, which no part changes after. */
 export interface LoopState {
   context: ServiceContext;
   /**
@@ -52,7 +46,6 @@ export interface LoopState {
 
 const kLoopState = 'versionaryLoopState';
 
-/** Decorate `app` with the loop's state (the storage part). */
 export function provideLoopState(app: FastifyInstance, state: LoopState): void {
   app.decorate(kLoopState, state);
 }
@@ -66,7 +59,6 @@ export function loopStateOf(app: FastifyInstance): LoopState {
 // The parts registered on one server, in order, whichever context holds them.
 const partsByServer = new WeakMap<object, LoopPartName[]>();
 
-/** Note that `name` is now registered on `app`'s server (each part, once its install is done). */
 export function recordLoopPart(app: FastifyInstance, name: LoopPartName): void {
   let parts = partsByServer.get(app.server);
   if (!parts) partsByServer.set(app.server, (parts = []));

@@ -6,11 +6,8 @@ import type { ServiceContext } from './feature.ts';
 import { providedIn } from './provided.ts';
 
 /**
- * The loop's not-found answers under `prefixes` (those the parts declare they own: `owns`), each
- * in a context of its own, and only there: the app keeps its root's not-found handler, and Fastify
- * allows one per prefix. Each context copies the hooks registered before it, so the preset
- * installs them last, once every part's hooks (the removed gate, security headers, caching,
- * limits, metrics) are in. A removed version's paths answer as the provided `runtime` says.
+ * The loop's not-found answers under `prefixes`, each in a context of its own (the app keeps its root's).
+ * Each context copies the hooks registered before it, so the preset installs them last.
  */
 export async function installOwnedNotFound(
   scope: FastifyInstance,

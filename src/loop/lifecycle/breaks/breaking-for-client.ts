@@ -4,7 +4,6 @@ import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/in
 import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
 import { toClientWords } from './client-words.ts';
 
-/** A breaking change towards the replacement, as a client reads it. */
 export interface ClientBreakingChange {
   /** The endpoints this client calls that the change reaches (`GET /api/users`). */
   endpoints: string[];
@@ -12,11 +11,7 @@ export interface ClientBreakingChange {
   text: string;
 }
 
-/**
- * Every breaking change from `from` to `to`, each with every operation it reaches: the same for
- * every client, so reused from `options.diffs` when the dashboard keeps one (the diff is the
- * page's costly part); `reused` and `ms` tell which it was (the page's `Server-Timing`).
- */
+/** Every breaking change from `from` to `to`, reused from `options.diffs` when kept (the diff is the costly part). */
 export function breakingChangesBetween(
   options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string },
@@ -30,7 +25,6 @@ export function breakingChangesBetween(
   return { changes: hit.value, reused: hit.reused, ms: hit.ms };
 }
 
-/** The changes that reach one of `endpoints`, each with only those of its operations. */
 export function reachingEndpoints(changes: readonly BreakingChange[], endpoints: readonly string[]): BreakingChange[] {
   const mine = new Set(endpoints);
   return changes.flatMap((c) => {
@@ -74,10 +68,7 @@ function diffBreaking(
     });
 }
 
-/**
- * The breaking changes from a version to its replacement that reach an endpoint this client
- * calls, diffed from the two versions' documents as the migration guide is, and put in words.
- */
+/** The breaking changes to a version's replacement that reach an endpoint this client calls, in words. */
 export function breakingForClient(
   options: BreaksOptions,
   called: { version: string; endpoints: string[] },

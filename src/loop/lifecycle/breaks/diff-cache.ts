@@ -1,6 +1,5 @@
 import type { Clock } from '../../../core/clock/index.ts';
 
-/** Options for {@link createDiffCache}. */
 export interface DiffCacheOptions {
   clock: Clock;
   /** The lifecycle's generation ({@link LifecycleRuntime.generation}): a new one drops every entry. */
@@ -11,7 +10,6 @@ export interface DiffCacheOptions {
   ttlMs?: number;
 }
 
-/** One answer of {@link DiffCache.get}: the value, whether it was reused, and what computing it cost. */
 interface DiffCacheHit<T> {
   value: T;
   reused: boolean;
@@ -19,21 +17,15 @@ interface DiffCacheHit<T> {
   ms: number;
 }
 
-/** The result of a costly computation per pair of versions, computed once and reused. */
 export interface DiffCache<T> {
   get(pair: { from: string; to: string }, compute: () => T): DiffCacheHit<T>;
-  /** Entries held. */
   size(): number;
 }
 
 /**
- * Remember a value per (from, to) pair of versions for the lifecycle generation it was computed
- * in. Diffing two versions' documents costs milliseconds of CPU and is the same for every client,
- * so a page asked again and again costs one diff per pair. A lifecycle change (a deprecation set
- * through the management API, a refresh that finds new state) starts a new generation and every
- * entry is computed afresh. Entries also expire after `ttlMs`: the diff judges `x-sunset` dates
- * against the clock, so a sunset passing changes it without any lifecycle change. Pairs are few,
- * but the map is bounded anyway: a version list only grows.
+ * Remember a value per (from, to) pair for the lifecycle generation it was computed in: a diff costs
+ * milliseconds and is the same for every client. Entries also expire after `ttlMs`: the diff judges
+ * `x-sunset` dates against the clock. Bounded anyway: a version list only grows.
  */
 export function createDiffCache<T>(options: DiffCacheOptions): DiffCache<T> {
   const maxEntries = options.maxEntries ?? 64;

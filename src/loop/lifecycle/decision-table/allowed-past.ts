@@ -1,10 +1,6 @@
 import type { UsageStore } from '../../../kernel/ports/index.ts';
 
-/**
- * The clients that had called a subject (a version, an endpoint or an element of it) before its
- * closing to new clients: those with calls to the version before then, each asked as the lifecycle
- * asks it per request (`calledBefore`). Buffered calls are flushed first.
- */
+/** The clients that had called a subject before its closing, each asked as the lifecycle asks (`calledBefore`). */
 export function allowedPastClosing(options: {
   usage: Pick<UsageStore, 'byClient' | 'elementCalls' | 'calledBefore'>;
   flush: () => Promise<void>;

@@ -5,12 +5,7 @@ import type { DecisionTable, ElementRow, ProblemRow } from '../../../core/rulebo
 import { judgeSubject } from '../../../core/rulebook/judge-row.ts';
 import type { DecisionTables } from './tables.ts';
 
-/**
- * A request's deprecated elements as this client sees them, decided on the table's element rows by
- * core's `judgeSubject`: closed to a client that had not used it before the closing (the 403,
- * thrown), or, past its sunset, served to a client with extended access until its own date (given
- * as the element's `sunsetAt`, from which the element's headers are worded). The others as they are.
- */
+/** A request's deprecated elements as this client sees them, judged on the table's rows (a closing throws). */
 export function tableClientElements(
   tables: DecisionTables,
   clock: Clock,

@@ -6,11 +6,8 @@ import type { LifecycleContext } from '../context.ts';
 const reconcileMs = 5000;
 
 /**
- * The clients' minimum versions as the table compiles them: read from the store at each
- * compilation, with a stamp that moves on every change of the `clients` topic (this instance's
- * write, or another's through the change feed) and when a periodic read finds them changed (a
- * write whose message was lost, the CLI on a shared database). Each move calls `moved`, which
- * compiles the table at once, so no request waits for it.
+ * The clients' minimum versions, with a stamp that moves on every change of the `clients` topic and when
+ * a periodic read finds them changed (a lost message, the CLI on a shared database); `moved` compiles at once.
  */
 export function followMinimumVersions(
   context: Pick<LifecycleContext, 'app' | 'ops' | 'storage'>,
