@@ -1,16 +1,8 @@
-import {
-  checkLifecycleConfig,
-  declaredOrder,
-  deprecationDatesOf,
-  MONTH_MS,
-  orderReleases,
-  PolicyRule,
-  type LifecycleVersion,
-} from '../../core/lifecycle/index.ts';
+import { declaredOrder, deprecationDatesOf, MONTH_MS, orderReleases } from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { StoredSchedule } from '../../kernel/ports/index.ts';
-import type { LifecycleSettings, VersionSettings } from './settings.ts';
+import type { VersionSettings } from './settings.ts';
 
 /**
  * The schedule a config file's entry declares, or none when it declares no sunset and no removal.
@@ -70,59 +62,4 @@ export function releaseDates(
     const releasedAt = parseIsoInstant(releases[v.name] ?? '');
     return releasedAt === undefined ? { name: v.name } : { name: v.name, releasedAt };
   });
-}
-
-/**
- * Every policy violation of the config file alone, before storage opens, so a start reports them with
- * the configuration's own errors; the runtime checks again with the stored schedules.
- */
-export function lifecyclePolicyProblems(options: {
-  settings: LifecycleSettings;
-  versions: readonly string[];
-  prefix: string;
-  now: number;
-  /** Deprecated with the default notice when the file declares no versions (`installService`'s default). */
-  defaultDeprecated?: readonly string[];
-  releases?: Readonly<Record<string, string>>;
-}): string[] {
-  const { settings, now, prefix } = options;
-  const flawed = new Set(settings.flawed ?? []);
-  const configured = Object.fromEntries(Object.entries(settings.versions ?? {}).filter(([name]) => !flawed.has(name)));
-  const bundle = releaseDates(
-    { versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] },
-    options.releases,
-  );
-  const { releases, problems } = orderVersions(configured, bundle);
-  if (problems.length > 0) return problems.map((p) => `valid-config: ${p}`);
-  const defaults = settings.versions ? [] : (options.defaultDeprecated ?? []);
-  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
-    const schedule = defaults.includes(name)
-      ? defaultSchedule(name, now)
-      : configured[name] && configuredSchedule(name, configured[name], { now });
-    const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
-    const replacement = configured[name]?.replacement;
-    return {
-      name,
-      releasedAt,
-      migrationUrl,
-      ...(schedule
-        ? {
-            schedule: {
-              version: name,
-              deprecatedAt: schedule.deprecatedAt,
-              sunsetAt: schedule.sunsetAt,
-              removed: schedule.removed,
-              reason: schedule.reason,
-            },
-          }
-        : {}),
-      ...(replacement ? { replacement } : {}),
-    };
-  });
-  // A deprecation the file leaves undated starts at its stored date, else now: only the runtime,
-  // with the store, can tell its notice period.
-  const undated = (name: unknown) => typeof name === 'string' && configured[name]?.deprecatedAt === undefined;
-  return checkLifecycleConfig({ versions, audience: settings.audience })
-    .violations.filter((v) => !(v.extensions.rule === PolicyRule.NoticePeriod && undated(v.extensions.version)))
-    .map((v) => v.detail);
 }
