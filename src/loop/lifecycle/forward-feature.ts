@@ -1,3 +1,4 @@
+import { pickDefined } from '../../core/config/index.ts';
 import { versionary } from '../../http/plugin/index.ts';
 import { forwardsUndocumented } from '../../http/forwarded-catch-all.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
@@ -59,15 +60,17 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
         ...versionaryBase(context, { forwardsUndocumented: (version) => forwardsUndocumented(forward, version) }),
         forward: {
           upstreams,
-          ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),
-          ...(forward.underscoresInHeaders !== undefined ? { underscoresInHeaders: forward.underscoresInHeaders } : {}),
-          ...(forward.forwardedHeaders ? { forwardedHeaders: forward.forwardedHeaders } : {}),
+          ...pickDefined(forward, [
+            'timeoutMs',
+            'underscoresInHeaders',
+            'forwardedHeaders',
+            'refuse',
+            'derived',
+            'forwardUndocumented',
+          ]),
           // The credential of a Versionary key stays here; the client id always comes from the gateway.
           ...(keepsCredential ? {} : { withheldHeaders: ['authorization', 'x-api-key'] }),
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
-          ...(forward.refuse ? { refuse: forward.refuse } : {}),
-          ...(forward.derived ? { derived: forward.derived } : {}),
-          ...(forward.forwardUndocumented ? { forwardUndocumented: forward.forwardUndocumented } : {}),
         },
         openapi: {
           title: api.title,
