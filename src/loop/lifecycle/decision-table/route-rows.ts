@@ -70,30 +70,20 @@ async function routeClosings(ctx: RouteRowContext, key: SubjectKey): Promise<Clo
   const { runtime } = ctx;
   const found = closingsOf(runtime.scheduleOf(key.version), runtime.endpointDeprecations(), key);
   const replacement = runtime.verdictAt(key, ctx.now).verdict.replacement;
-  const guide = runtime.migrationUrl(key.version);
   return Promise.all(
-    found.map((c) =>
-      closing(
-        ctx,
-        { version: key.version, ...c },
-        { what: c.endpoint ? `${c.endpoint} in ${key.version}` : key.version, replacement, guide },
+    found.map(async (c) => ({
+      at: c.at,
+      allowed: c.at <= ctx.now ? await ctx.allowed({ version: key.version, ...c }) : [],
+      problem: ctx.registry.keyOf(
+        closedProblem({
+          what: c.endpoint ? `${c.endpoint} in ${key.version}` : key.version,
+          at: c.at,
+          replacement,
+          guide: runtime.migrationUrl(key.version),
+        }),
       ),
-    ),
+    })),
   );
-}
-
-/** A closing with the clients allowed past it (read once it took effect) and its problem. */
-async function closing(
-  ctx: RouteRowContext,
-  subject: Parameters<RouteRowContext['allowed']>[0],
-  said: { what: string; replacement: string | undefined; guide: string },
-): Promise<Closing> {
-  const { at } = subject;
-  return {
-    at,
-    allowed: at <= ctx.now ? await ctx.allowed(subject) : [],
-    problem: ctx.registry.keyOf(closedProblem({ ...said, at })),
-  };
 }
 
 /** Parameters of this operation, and fields of its version when the method carries a body. */
@@ -130,15 +120,18 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
       at === undefined
         ? []
         : [
-            await closing(
-              ctx,
-              { version: e.version, element: e.element, at },
-              {
-                what: `${e.element} in ${e.version}`,
-                replacement: replacementName(e),
-                guide: e.migrationUrl ?? ctx.runtime.migrationUrl(e.version),
-              },
-            ),
+            {
+              at,
+              allowed: at <= ctx.now ? await ctx.allowed({ version: e.version, element: e.element, at }) : [],
+              problem: ctx.registry.keyOf(
+                closedProblem({
+                  what: `${e.element} in ${e.version}`,
+                  at,
+                  replacement: replacementName(e),
+                  guide: e.migrationUrl ?? ctx.runtime.migrationUrl(e.version),
+                }),
+              ),
+            },
           ];
     rows.push({
       name: e.element,
