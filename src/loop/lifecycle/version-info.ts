@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock/index.ts';
+import { pickDefined } from '../../core/config/index.ts';
 import {
   deprecationDatesOf,
   type DeprecationDates,
@@ -34,8 +35,6 @@ export interface VersionInfo extends DeprecationDates {
   served: boolean;
 }
 
-const docsUrlOf = (name: string) => `/docs/${name}`;
-
 /** Each version's live lifecycle and declared changes, oldest release first. */
 export function describeVersions(options: {
   bundle: VersionBundle;
@@ -65,7 +64,7 @@ export function describeVersions(options: {
         ? { guideUrl: entry.migrationUrl }
         : {}),
       openapiUrl: entry.openapiUrl ?? `/api/${entry.name}/openapi.json`,
-      docsUrl: docsUrlOf(entry.name),
+      docsUrl: `/docs/${entry.name}`,
       changes: version?.changes.map((c) => c.description) ?? [],
       endpoints: endpoints.filter((e) => e.version === entry.name && e.sunsetAt > now),
       // Kept after their sunset: the version still documents them (a field stays until the next version).
@@ -80,13 +79,10 @@ export function toChangelogVersions(infos: readonly VersionInfo[], bundle: Versi
   const first = bundle.versions[0]?.name;
   return infos.map((v) => ({
     name: v.name,
-    ...(v.releasedAt !== undefined ? { releasedAt: v.releasedAt } : {}),
+    ...pickDefined(v, ['releasedAt']),
     ...(v.name === first ? { first: true } : {}),
     changes: v.changes,
     removed: v.status === 'removed',
-    ...(v.deprecatedAt !== undefined ? { deprecatedAt: v.deprecatedAt } : {}),
-    ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt } : {}),
-    ...(v.replacement ? { replacement: v.replacement } : {}),
-    ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+    ...pickDefined(v, ['deprecatedAt', 'sunsetAt', 'replacement', 'guideUrl']),
   }));
 }
