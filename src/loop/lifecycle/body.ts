@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { cachingKey } from '../../http/caching.ts';
 import { provideSteps } from '../../http/pipeline/listed-steps.ts';
@@ -8,13 +8,17 @@ import { installOps } from '../../kernel/ops/install-ops.ts';
 import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import { manifestFeature } from './manifest-route.ts';
-import { registerLifecycleRoutes } from './routes.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../host/install-features.ts';
 import type { LoopState } from '../host/loop-state.ts';
 import type { LoopLifecycleOptions } from './options.ts';
 import { provideLifecycleRuntime, type LifecycleContext } from './context.ts';
+import type { Clock } from '../../core/clock/index.ts';
+import { toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { buildServiceGuide } from './guide.ts';
+import type { LifecycleRuntime } from './runtime.ts';
 
 /** The lifecycle part's features, in the order a request meets their hooks (the API's removed gate first). */
 export async function installLoopLifecycle(
@@ -79,3 +83,40 @@ const lifecycleRoutesFeature: ServiceFeature<LifecycleContext> = {
   install: ({ app, bundle, runtime, clock, api }) =>
     registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix, title: api.title }),
 };
+
+/** Each deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`. */
+function registerLifecycleRoutes(
+  app: FastifyInstance,
+  options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string; title: string },
+): void {
+  const { bundle, runtime, clock, prefix, title } = options;
+  // A guide is a diff of two documents: built once per lifecycle state, not per request.
+  const cache = new Map<string, ReturnType<typeof buildServiceGuide>>();
+  app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
+    const from = (request.params as { name: string }).name;
+    const entry = runtime.document().versions.find((v) => v.name === from);
+    const elements = runtime.elements().filter((e) => e.version === from);
+    const endpoints = runtime.endpointDeprecations().filter((e) => e.version === from);
+    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement, elements, endpoints]);
+    let guide = cache.get(key);
+    if (!guide) {
+      guide = buildServiceGuide({ bundle, runtime, from, now: clock.now(), title });
+      if (cache.size >= 64) cache.clear();
+      cache.set(key, guide);
+    }
+    reply.header('vary', 'Accept');
+    const kind = guideFormat(request);
+    if (kind === 'markdown')
+      return reply.type('text/markdown; charset=utf-8').serializer(String).send(toMarkdown(guide));
+    if (kind === 'json') return reply.type('application/json; charset=utf-8').serializer(String).send(toJson(guide));
+    return reply.type('text/html; charset=utf-8').serializer(String).send(toHtml(guide));
+  });
+}
+
+function guideFormat(request: FastifyRequest): 'markdown' | 'json' | 'html' {
+  const accept = (request.headers.accept ?? '').toLowerCase();
+  if (accept.includes('text/markdown')) return 'markdown';
+  if (accept.includes('text/html')) return 'html';
+  if (accept.includes('json')) return 'json';
+  return 'html';
+}

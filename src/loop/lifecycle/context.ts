@@ -6,7 +6,7 @@ import type { VersionedRequestHook } from '../../http/index.ts';
 import { releaseDates } from './policy-check.ts';
 import { createLifecycleRuntime } from './runtime.ts';
 import type { LifecycleRuntime } from './runtime-types.ts';
-import { lifecycleSection } from './settings-section.ts';
+import { lifecycleSection } from './settings.ts';
 
 /** What the lifecycle part's features, and every later part's, are installed with. */
 export interface LifecycleContext extends ServiceContext {

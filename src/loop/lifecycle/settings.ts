@@ -16,6 +16,7 @@ import {
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
+import { settingsSection } from '../host/config.ts';
 
 /** One version's entry as the config file declares it, read (instants in epoch ms). */
 export type VersionSettings = VersionLifecycle;
@@ -113,3 +114,9 @@ function url(options: { value: unknown; where: string; problems: string[] }): st
   if (problem && !options.problems.some((p) => p.startsWith(`${options.where} `))) options.problems.push(problem);
   return problem ? undefined : options.value;
 }
+
+/** The lifecycle part's section of the config file: the versions' schedules and the lifecycle's rules. */
+export const lifecycleSection = settingsSection('lifecycle', {
+  keys: lifecycleConfigKeys,
+  parse: parseLifecycleSettings,
+});

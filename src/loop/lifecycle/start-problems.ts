@@ -1,6 +1,6 @@
 import { isVersionaryError } from '../../core/errors/index.ts';
 import type { LoopConfig } from '../host/config.ts';
-import { lifecycleSection } from './settings-section.ts';
+import { lifecycleSection } from './settings.ts';
 import { checkLifecycleConfig, PolicyRule, type LifecycleVersion } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { configuredSchedule, defaultSchedule, orderVersions, releaseDates } from './policy-check.ts';

@@ -1,6 +1,6 @@
 import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
-import { lifecycleSection } from '../lifecycle/settings-section.ts';
+import { lifecycleSection } from '../lifecycle/settings.ts';
 import type { LoopNoticesOptions } from './options.ts';
 import { registerNotices } from './register-notices.ts';
 

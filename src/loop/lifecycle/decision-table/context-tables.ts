@@ -6,7 +6,7 @@ import { followMinimumVersions } from './minimum-versions.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 import type { AccessRefusals } from './compile.ts';
 import { gatewaySection } from '../../host/config.ts';
-import { lifecycleSection } from '../settings-section.ts';
+import { lifecycleSection } from '../settings.ts';
 import type { LifecycleContext } from '../context.ts';
 
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step

@@ -6,7 +6,7 @@ import { registerManagementDocument } from './management-document.ts';
 import { documentInfoFor } from '../../host/api-info.ts';
 import { createVersionDocument } from './version-document.ts';
 import type { LifecycleContext } from '../context.ts';
-import { lifecycleSection } from '../settings-section.ts';
+import { lifecycleSection } from '../settings.ts';
 
 /** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
 export const managementDocumentFeature: ServiceFeature<LifecycleContext> = {
