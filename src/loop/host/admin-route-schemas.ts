@@ -2,8 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { reasonTextPattern } from '../../core/text/index.ts';
 import { problemSchema } from '../../core/versions/index.ts';
 
-// The pieces of `/admin/v1` route schemas that more than one part's routes use (usage, notices,
-// extended access, the management part): beneath the parts, so that none imports another for them.
+// Pieces of `/admin/v1` route schemas several parts use: beneath the parts, so none imports another for them.
 
 export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 

@@ -13,10 +13,7 @@ import type { LoopConfig } from './config.ts';
 import type { Storage, UsageRecorder } from '../../kernel/ports/index.ts';
 import type { ServiceContext, ServiceOptions } from './feature.ts';
 
-/**
- * What every feature is installed with: the request basics every route inherits and the storage that
- * announces its writes. What a part makes for later parts it provides itself (`provideToLaterParts`).
- */
+/** What every feature is installed with: the request basics every route inherits, and the publishing storage. */
 export function createServiceContext(
   app: FastifyInstance,
   input: {

@@ -9,8 +9,7 @@ import type { ExtendedAccessDecisionNotifier, Storage, UsageRecorder } from '../
 import type { RateLimitStore } from '../../kernel/ports/rate-limit.ts';
 import type { ApiDocumentInfoSource } from './api-info.ts';
 
-// The types every part shares, beneath them all: they name no part. What a part adds for the parts
-// after it (the lifecycle's runtime, the access options) is a type of that part, extending these.
+// The types every part shares, beneath them all: they name no part.
 
 /** What every feature is installed with, as the storage part makes it, with what earlier parts provide. */
 export interface ServiceContext {

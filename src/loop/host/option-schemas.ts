@@ -2,8 +2,7 @@ import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { createSchemaValidator, type SchemaValidator } from '../../core/config/index.ts';
 import { nearestName } from '../../core/text/index.ts';
 
-// The building blocks of the parts' option schemas. JSON Schema has no type for a function:
-// `isFunction` is the validator's keyword for one, and the TypeScript type is the one given here.
+// JSON Schema has no type for a function: `isFunction` is the validator's keyword for one.
 
 export const fn = <T>(errorText = 'must be a function'): TUnsafe<T> => Type.Unsafe<T>({ isFunction: true, errorText });
 

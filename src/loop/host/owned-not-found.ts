@@ -5,10 +5,7 @@ import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext } from './feature.ts';
 import { providedIn } from './provided.ts';
 
-/**
- * The loop's not-found answers under `prefixes`, each in a context of its own (the app keeps its root's).
- * Each context copies the hooks registered before it, so the preset installs them last.
- */
+/** The loop's not-found answers under `prefixes`, each in its own context, which copies the hooks before it. */
 export async function installOwnedNotFound(
   scope: FastifyInstance,
   { app, bundle, api }: Pick<ServiceContext, 'app' | 'bundle' | 'api'>,

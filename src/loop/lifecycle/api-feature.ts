@@ -42,8 +42,7 @@ export function versionaryBase(
         }
       : {}),
     onVersionedRequest: options.onVersionedRequest ?? [],
-    // Unknown paths are the context's, or, in the loop, the prefixes' it installs last, once every
-    // feature's hooks are in.
+    // Unknown paths are the context's, or the prefixes' the loop installs last, once every hook is in.
     notFound: false,
   };
 }
@@ -58,14 +57,12 @@ export function createResourcesFeature(
     name: 'resources',
     async install(context) {
       const { api } = context;
-      // Every route of the context answers problems (the plugin's own answer them in any app);
-      // the root's unknown paths too when the service owns the app, never in someone else's.
+      // The root's unknown paths answer problems when the service owns the app, never in someone else's.
       const ownsApp = placement.ownsApp !== false;
       await context.app.register(versionary, {
         ...versionaryBase(context, { notFound: ownsApp }),
         handlers: await handlers(context),
-        // The plugin's own problems, version list headers, lifecycle document and removed gate;
-        // the service's richer documents come in through its document seam.
+        // The service's richer documents come in through the plugin's document seam.
         openapi: {
           title: api.title,
           document: serviceDocumentBuilder(context),

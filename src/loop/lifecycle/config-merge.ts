@@ -29,11 +29,7 @@ function configFingerprint(v: VersionSettings): string {
   ]);
 }
 
-/**
- * What a start does with a scheduled version: the file applies when its entry is new or changed since
- * it last applied (the fingerprint), else the stored schedule stands (API changes included). Either
- * way a difference is returned, for the log.
- */
+/** The file applies when its entry is new or changed since it last applied, else the stored schedule stands. */
 export function mergeConfigured(options: {
   entry: VersionSettings;
   declared: StoredSchedule;

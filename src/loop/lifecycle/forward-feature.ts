@@ -44,12 +44,7 @@ export interface LoopForward {
   install?: (context: LifecycleContext) => void | Promise<void>;
 }
 
-/**
- * The forwarded API: every version forwarded to its upstream through the same `versionary`
- * plugin an app's handlers go through, so routing (path or `Accept`), problems, the removed gate,
- * lifecycle headers and usage per client are the same code. The credential of a Versionary key
- * stays here; the client id goes upstream in `clientHeader`.
- */
+/** The forwarded API, through the same `versionary` plugin as handlers; a Versionary key's credential stays here. */
 export function createForwardFeature(forward: LoopForward): ServiceFeature<LifecycleContext> {
   const { upstreams, documents, keepsCredential, clientHeader } = forward;
   return {
@@ -92,10 +87,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
 const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
-/**
- * A proxied version's document as the gateway serves it: the configured document itself, its paths
- * below the version base (`servers`), marked as the service marks its own (lifecycle, elements, dates).
- */
+/** A proxied version's document: the configured one, its paths below the version base, marked as the service marks its own. */
 function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;
   /** A version's lifecycle `info` members (a removed version's mark, the access dates), as the service marks its own. */

@@ -30,8 +30,7 @@ export function buildServiceGuide(options: {
     });
   const elements = runtime.elements().filter((e) => e.version === from);
   const endpoints = runtime.endpointDeprecations().filter((e) => e.version === from);
-  // A version that stays, with endpoints, fields or parameters deprecated in it: their guide, which
-  // their notices, `Link` headers, manifest entries and documents point to.
+  // A version that stays, with endpoints or elements deprecated in it: their own guide.
   if (entry && old && !target && (elements.length > 0 || endpoints.length > 0))
     return elementGuide({ ...options, version: old, elements, endpoints });
   if (!entry || !old || !target) {

@@ -5,10 +5,8 @@ import type { StoredSchedule } from '../../kernel/ports/index.ts';
 import type { VersionSettings } from './settings.ts';
 
 /**
- * The schedule a config file's entry declares, or none when it declares no sunset and no removal.
- * `deprecatedAt` stands in for an entry without one: the stored date, else now. An entry marked
- * `removed` without a `sunsetAt` is removed when a start first reads it: at its stored sunset if
- * that has passed already (it was removed then), else now, never at its old deprecation date.
+ * The schedule a config entry declares (none without a sunset or a removal). An entry marked `removed`
+ * without a `sunsetAt` is removed at its stored sunset if past, else now, never at its old deprecation date.
  */
 export function configuredSchedule(
   name: string,
@@ -37,10 +35,7 @@ export function defaultSchedule(name: string, now: number): StoredSchedule {
   return configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, { now })!;
 }
 
-/**
- * The versions in declared order (`declaredOrder`), with their release instants: the config's, else
- * the bundle's own (`fallback`); `problems` when they contradict that order.
- */
+/** The versions in declared order with their release instants (the config's, else the bundle's), or `problems`. */
 export function orderVersions(
   configured: Readonly<Record<string, Pick<VersionSettings, 'releasedAt'>>>,
   bundle: ReadonlyArray<{ name: string; releasedAt?: number | undefined }>,

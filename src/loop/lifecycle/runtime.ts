@@ -28,8 +28,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       const id = `${key.version} ${key.method} ${key.path}`;
       const hit = cache.get(id);
       if (hit && clock.now() < hit.until) return hit.verdict;
-      // A cached verdict holds until the next instant the headers change, a sunset among them: the
-      // state catches up with the clock here, before the verdict is computed from it.
+      // A cached verdict holds until the headers next change: the state catches up with the clock first.
       state.flagIfSunsetPassed(key.version);
       const fresh = computeVerdict(state, key, { clock, prefix, settings, manifestLink });
       if (access.touches(state, key, fresh.verdict.removed !== undefined)) fresh.verdict.perClient = true;

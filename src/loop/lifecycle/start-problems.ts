@@ -15,10 +15,7 @@ export function problemsOf(error: unknown): string[] | undefined {
   return [error.detail];
 }
 
-/**
- * Every policy violation of the config file alone, before storage opens, so a start reports them with
- * the configuration's own errors; the runtime checks again with the stored schedules.
- */
+/** Every policy violation of the config file alone, before storage opens, told with the configuration's errors. */
 export function policyProblems(options: {
   config: LoopConfig;
   /** The versions with code, oldest first (the bundle's). */

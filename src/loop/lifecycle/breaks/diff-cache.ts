@@ -23,9 +23,8 @@ export interface DiffCache<T> {
 }
 
 /**
- * Remember a value per (from, to) pair for the lifecycle generation it was computed in: a diff costs
- * milliseconds and is the same for every client. Entries also expire after `ttlMs`: the diff judges
- * `x-sunset` dates against the clock. Bounded anyway: a version list only grows.
+ * A value per (from, to) pair for the lifecycle generation it was computed in (a diff costs milliseconds),
+ * expiring after `ttlMs`: the diff judges `x-sunset` dates against the clock.
  */
 export function createDiffCache<T>(options: DiffCacheOptions): DiffCache<T> {
   const maxEntries = options.maxEntries ?? 64;

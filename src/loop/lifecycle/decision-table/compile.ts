@@ -163,8 +163,7 @@ function fixedProblems(
     registry.keyOf(targetProblem(reason), `target-${reason}`);
   registry.keyOf(unreadableTargetProblem(), 'target-unreadable');
   registry.keyOf(undecodableTargetProblem(), 'target-undecodable');
-  // The answers of a data plane's own steps (negotiation, credentials, upstream), for those that
-  // cannot run core (nginx): `{…}` marks what the data plane fills in from the request.
+  // The answers of a data plane's own steps, for those that cannot run core: `{…}` is filled in from the request.
   const supported = o.versions;
   registry.keyOf(acceptUnreadableProblem({ ranges: '{ranges}', supported }), 'version-accept-unreadable');
   registry.keyOf(acceptSeveralProblem({ versions: '{versions}', supported }), 'version-accept-several');

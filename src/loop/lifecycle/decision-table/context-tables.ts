@@ -9,9 +9,7 @@ import { gatewaySection } from '../../host/config.ts';
 import { lifecycleSection } from '../settings.ts';
 import type { LifecycleContext } from '../context.ts';
 
-// One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
-// decides from and nginx is pushed. Each part has a context of its own, and the notices part's
-// brownouts reach only the parts after it: the latest context that has them hands them over.
+// One table per app (per runtime); the notices part's brownouts come from the latest context that has them.
 const byRuntime = new WeakMap<LifecycleContext['runtime'], Entry>();
 
 export function decisionTablesOf(context: LifecycleContext): DecisionTables {

@@ -5,10 +5,7 @@ import type { LifecycleContext } from '../context.ts';
 /** How often the stored minimum versions are read again, for a change whose message was lost. */
 const reconcileMs = 5000;
 
-/**
- * The clients' minimum versions, with a stamp that moves on every change of the `clients` topic and when
- * a periodic read finds them changed (a lost message, the CLI on a shared database); `moved` compiles at once.
- */
+/** The clients' minimum versions, with a stamp moved by the `clients` topic and by a periodic read (a lost message). */
 export function followMinimumVersions(
   context: Pick<LifecycleContext, 'app' | 'ops' | 'storage'>,
   moved: () => void,

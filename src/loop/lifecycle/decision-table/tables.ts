@@ -67,9 +67,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   return {
     latest() {
       const table = fresh();
-      // State moved and nothing compiled it yet (a grant the change feed loaded): compiled now, so
-      // the next request finds it. Meanwhile a caller not known yet is judged by the lifecycle's
-      // verdicts, and the rulebook step waits for this compilation (`current`).
+      // State moved and nothing compiled it yet: compiled now; meanwhile the rulebook step waits for it (`current`).
       if (table === undefined) current().catch(() => undefined);
       return table;
     },

@@ -198,11 +198,7 @@ export const decideRequestSchema = {
   },
 };
 
-/**
- * A route's schema for its earlier path (`earlierNames`: the first release's, kept as an alias):
- * the same operation, documented under the earlier operationId so that a client generated from
- * the earlier document keeps working.
- */
+/** A route's schema for its earlier path: the same operation under the first release's operationId, for its clients. */
 export function earlierPathSchema<S extends { operationId: string; summary: string; description: string }>(
   schema: S,
   operationId: string,

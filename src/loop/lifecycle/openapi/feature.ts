@@ -15,11 +15,7 @@ export const managementDocumentFeature: ServiceFeature<LifecycleContext> = {
   install: ({ app, config }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: config.jwt !== undefined }),
 };
 
-/**
- * The service's version documents, through the plugin's `openapi.document` seam: security schemes,
- * every status and header, and a removed version's notice. Read per request, so the JWT scheme
- * appears when the access part, registered after this one, accepts tokens.
- */
+/** The version documents through the plugin's seam; read per request, so the JWT scheme shows once access accepts tokens. */
 export function serviceDocumentBuilder(context: LifecycleContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict, openapiVersion }) => {
     const { removedStatus } = lifecycleSection.of(context.config);

@@ -81,8 +81,7 @@ function withHeaders(options: {
   if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
     set('Idempotent-Replayed');
   if (lifecycle.deprecated) {
-    // Every answer of a deprecated version or endpoint: the lifecycle step's, or the public ones
-    // added to the answers refused before it (`respond:public-lifecycle-headers`).
+    // Every answer of a deprecated version or endpoint (`respond:public-lifecycle-headers`).
     set('Deprecation', true);
     set('Sunset', true);
     set('Link');

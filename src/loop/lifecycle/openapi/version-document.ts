@@ -134,10 +134,7 @@ function elementsUsedBy(options: VersionDocumentOptions): (op: OperationSpec) =>
     }) !== undefined;
 }
 
-/**
- * The document's own route: a GET that reads no credentials, public (`security: []`) so tools and
- * generators can fetch it without a key, with the statuses of the layers that still apply.
- */
+/** The document's own route: public (`security: []`) so tools can fetch it without a key. */
 function documentOperation(name: string): Record<string, unknown> {
   const summary = 'This OpenAPI document';
   const body = `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`;
