@@ -32,7 +32,7 @@ export type LoopPartName = (typeof loopPartNames)[number];
 /** What the parts share, decorated by the storage part: the service context, which no part changes after. */
 export interface LoopState {
   context: ServiceContext;
-  /** Whether each part answers unknown paths under its prefixes (the preset answers them all, once every part is in). */
+  /** Whether each part answers unknown paths under its prefixes (the preset answers all once every part is in). */
   partNotFound: boolean;
   /** The variables the loop was handed (never `process.env` unless passed): the parts' package checks read them. */
   env: Record<string, string | undefined>;

@@ -87,7 +87,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
 const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
-/** A proxied version's document: the configured one, its paths below the version base, marked as the service marks its own. */
+/** A proxied version's document: the configured one, paths below the version base, marked as the service's are. */
 function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;
   /** A version's lifecycle `info` members (a removed version's mark, the access dates), as the service marks its own. */

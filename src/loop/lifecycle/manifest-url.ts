@@ -5,7 +5,7 @@ export function manifestUrlOf(prefix: string): string {
   return `${prefix}/deprecations`;
 }
 
-/** The manifest's `Link` (found by `rel="deprecation"`, told from the guide by its `type`; untitled, unlike an element's). */
+/** The manifest's `Link`: `rel="deprecation"`, told from the guide by its `type`; untitled, unlike an element's. */
 export function manifestLinkOf(prefix: string): string {
   return `<${manifestUrlOf(prefix)}>; rel="deprecation"; type="${deprecationManifestType}"`;
 }

@@ -15,7 +15,7 @@ export const managementDocumentFeature: ServiceFeature<LifecycleContext> = {
   install: ({ app, config }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: config.jwt !== undefined }),
 };
 
-/** The version documents through the plugin's seam; read per request, so the JWT scheme shows once access accepts tokens. */
+/** The version documents through the plugin's seam; read per request, so the JWT scheme shows once access is in. */
 export function serviceDocumentBuilder(context: LifecycleContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict, openapiVersion }) => {
     const { removedStatus } = lifecycleSection.of(context.config);
