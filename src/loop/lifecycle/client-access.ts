@@ -3,12 +3,8 @@ import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/port
 import type { LifecycleState } from './runtime-state.ts';
 import { closingsOf, endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
-export interface ClientAccessOptions {
-  grants?: Pick<ExtendedAccessStore, 'list'> | undefined;
-}
-
 /** The active grants by subject, per instance: which keys have per-client rules, and each client's own date. */
-export function createClientAccess(options: ClientAccessOptions) {
+export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore, 'list'> | undefined }) {
   // subject (`v1`, `v1 GET /users/{id}`) → client → its latest date.
   let bySubject = new Map<string, Map<string, number>>();
   // Moves each time a load changes the grants: what is derived from them is stale then.

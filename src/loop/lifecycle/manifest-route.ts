@@ -9,13 +9,6 @@ import { usable } from './runtime-state.ts';
 import { manifestUrlOf } from './manifest-url.ts';
 import type { LifecycleContext } from './context.ts';
 
-interface Built {
-  generation: number;
-  manifest: object;
-  body: string;
-  etag: string;
-}
-
 const etagOf = (body: string) => `"dm-${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 
 /**
@@ -29,8 +22,8 @@ export const manifestFeature: ServiceFeature<LifecycleContext> = {
     const { app, runtime } = context;
     const { prefix } = context.api;
     const options = { runtime, clients: context.storage.clients };
-    let built: Built | undefined;
-    const current = (): Built => {
+    let built: { generation: number; manifest: object; body: string; etag: string } | undefined;
+    const current = () => {
       const generation = runtime.generation();
       if (built?.generation === generation) return built;
       const manifest = buildDeprecationManifest({
@@ -58,7 +51,7 @@ export const manifestFeature: ServiceFeature<LifecycleContext> = {
 /** The manifest with a `client` member (its minimum, the versions retired for it alone), for a client that has one. */
 async function ownView(
   request: FastifyRequest,
-  shared: Built,
+  shared: { manifest: object; body: string; etag: string },
   options: { runtime: LifecycleRuntime; clients: Pick<ClientStore, 'find'> },
 ): Promise<{ body: string; etag: string } | undefined> {
   const client = lifecycleClientOf(request);

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { DecisionTable, DecisionTableSource } from '../../../core/rulebook/index.ts';
-import { compileDecisionTable, type AccessRefusals, type DecisionTableSources } from './compile.ts';
+import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
 import { createProblemRegistry } from './problem-registry.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 
@@ -12,7 +12,7 @@ export type DecisionTables = DecisionTableSource;
  * closing: `recompileAt`); whether it is current is found without I/O, so a request may ask.
  */
 export function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
-  let compiled: { key: TableKey; table: DecisionTable } | undefined;
+  let compiled: { key: ReturnType<typeof keyNow>; table: DecisionTable } | undefined;
   let generation = 0;
   let running: Promise<DecisionTable> | undefined;
   // Shared by every compilation's registry: an error is found from a problem of any table handed out.
@@ -24,7 +24,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
     return brownouts.text;
   };
-  const keyNow = (): TableKey => ({
+  const keyNow = () => ({
     generation: sources.runtime.generation(),
     grants: sources.runtime.grantsStamp(),
     brownouts: brownoutsText(),
@@ -77,11 +77,3 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
 }
 
 const noBrownouts: readonly Brownout[] = Object.freeze([]);
-
-interface TableKey {
-  generation: number;
-  grants: number;
-  brownouts: string;
-  minimumVersions: number;
-  access: AccessRefusals | undefined;
-}

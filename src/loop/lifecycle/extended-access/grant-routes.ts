@@ -91,18 +91,14 @@ export async function grantExtendedAccess(
   };
   const existing = await storage.extendedAccess.insert(grant);
   // One grant per client and subject: a second would be a row the first's revocation leaves behind.
-  if (existing) throw alreadyGranted(existing);
+  if (existing)
+    throw new VersionaryError({
+      code: ErrorCode.Conflict,
+      detail: `The client already has extended access to this subject: ${existing.id}, until ${formatIsoInstant(existing.until)}. Revoke it (DELETE /admin/v1/extended-access-grants/${existing.id}) to grant another date.`,
+    });
   // This instance at once; the others on the change feed.
   await runtime.refresh();
   return grant;
-}
-
-/** The 409 of a second grant: it names the one in force, to revoke before granting another date. */
-function alreadyGranted(e: ExtendedAccessGrant): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.Conflict,
-    detail: `The client already has extended access to this subject: ${e.id}, until ${formatIsoInstant(e.until)}. Revoke it (DELETE /admin/v1/extended-access-grants/${e.id}) to grant another date.`,
-  });
 }
 
 function grantBody(e: ExtendedAccessGrant) {

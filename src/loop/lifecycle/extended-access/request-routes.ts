@@ -38,46 +38,36 @@ export function registerExtendedAccessRequestRoutes(
       decide: earlierPathSchema(decideRequestSchema, `${earlierNames.requestsOperation}.decide`),
     },
   ];
-  for (const { path, list, decide } of paths) registerPath(app, { ...options, path, list, decide });
-}
-
-function registerPath(
-  app: FastifyInstance,
-  options: DecideOptions & {
-    storage: RequestStorage & Pick<Storage, 'apiKeys'>;
-    path: string;
-    list: typeof listRequestsSchema;
-    decide: typeof decideRequestSchema;
-  },
-): void {
-  const { storage, path } = options;
-  app.get(path, { schema: options.list }, async (request) => {
-    const { status } = request.query as { status?: ExtendedAccessRequestStatus };
-    return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
-  });
-  // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
-  app.post(`${path}/:id/decisions`, { schema: options.decide }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
-    const missing =
-      body.decision === 'granted'
-        ? body.until === undefined && {
-            pointer: '/body/until',
-            detail: 'A grant needs "until", the client\'s own date.',
-          }
-        : body.reason === undefined && {
-            pointer: '/body/reason',
-            detail: 'A decline needs "reason", told to the client.',
-          };
-    if (missing)
-      throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: missing.detail, errors: [missing] });
-    const actor = await actorOf(request, storage.apiKeys);
-    const decided =
-      body.decision === 'granted'
-        ? await grantRequest(options, { id, until: body.until!, note: body.reason ?? null, actor })
-        : await declineRequest(options, { id, reason: body.reason!, actor });
-    return reply.send(requestBody(decided));
-  });
+  const { storage } = options;
+  for (const { path, list, decide } of paths) {
+    app.get(path, { schema: list }, async (request) => {
+      const { status } = request.query as { status?: ExtendedAccessRequestStatus };
+      return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
+    });
+    // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
+    app.post(`${path}/:id/decisions`, { schema: decide }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
+      const missing =
+        body.decision === 'granted'
+          ? body.until === undefined && {
+              pointer: '/body/until',
+              detail: 'A grant needs "until", the client\'s own date.',
+            }
+          : body.reason === undefined && {
+              pointer: '/body/reason',
+              detail: 'A decline needs "reason", told to the client.',
+            };
+      if (missing)
+        throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: missing.detail, errors: [missing] });
+      const actor = await actorOf(request, storage.apiKeys);
+      const decided =
+        body.decision === 'granted'
+          ? await grantRequest(options, { id, until: body.until!, note: body.reason ?? null, actor })
+          : await declineRequest(options, { id, reason: body.reason!, actor });
+      return reply.send(requestBody(decided));
+    });
+  }
 }
 
 async function pending(storage: RequestStorage, id: string): Promise<ExtendedAccessRequest> {
