@@ -1,24 +1,15 @@
 import { ErrorCode } from '../../core/errors/index.ts';
 import { createViolation, PolicyRule, toPolicyError } from '../../core/lifecycle/index.ts';
-import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
+import type { StoredSchedule } from '../../kernel/ports/index.ts';
 import { configuredSchedule, defaultSchedule, orderVersions } from './policy-check.ts';
 import { mergeConfigured, type ConfigConflict } from './config-merge.ts';
 import type { LifecycleRuntimeOptions } from './runtime-types.ts';
 
-/** The lifecycle as it stands once a start has written the config's schedules to the store. */
-export interface StartedLifecycle {
-  schedules: Map<string, StoredSchedule>;
-  endpoints: EndpointDeprecation[];
-  names: string[];
-  /** Each version's release instant: its own, or a stand-in that keeps the declared order. */
-  released: Map<string, number>;
-  undated: Set<string>;
-  /** Where the config file and the stored schedules differed, and which one won: logged at start. */
-  conflicts: ConfigConflict[];
-}
+/** The lifecycle once a start has written the config's schedules to the store. */
+export type StartedLifecycle = Awaited<ReturnType<typeof startLifecycle>>;
 
 /** Write the config's schedules over the stored ones (`mergeConfigured`); refuse a contradictory release order. */
-export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<StartedLifecycle> {
+export async function startLifecycle(options: LifecycleRuntimeOptions) {
   const { settings, store, clock } = options;
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
   await saveDefaultDeprecations(options, schedules);

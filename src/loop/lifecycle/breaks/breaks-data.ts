@@ -15,7 +15,6 @@ interface CalledOperation {
   lastSeen: number;
 }
 
-/** A breaking change that reaches the client's calls, with the calls it reaches. */
 export interface ClientBreak extends Omit<BreakingChange, 'operations'> {
   operations: CalledOperation[];
 }
@@ -30,7 +29,6 @@ export interface BreaksData {
   until: number;
   called: CalledOperation[];
   changes: ClientBreak[];
-  /** Deprecated fields and query parameters of `from` the client used in the window. */
   elements: ConsumerElement[];
   /** The migration guide of `from`, when `to` is its replacement. */
   guideUrl?: string;

@@ -47,9 +47,7 @@ export interface DecisionTableSources {
   grants: () => Promise<readonly ExtendedAccessGrant[]>;
   /** Brownout windows planned (progressive ones expanded); none when absent. */
   brownouts?: () => readonly Brownout[];
-  /** The clients that had called a subject before its closing took effect. */
   allowed: RouteRowContext['allowed'];
-  /** What the access part refuses in front of the lifecycle, once that part has handed it over. */
   access?: () => AccessRefusals | undefined;
   /** The clients' minimum versions (client id → version), and a stamp that moves when they may have. */
   minimumVersions?: { list(): Promise<Readonly<Record<string, string>>>; stamp(): number };

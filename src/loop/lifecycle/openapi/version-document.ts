@@ -17,13 +17,10 @@ export interface VersionDocumentOptions {
   title: string;
   basePath: string;
   jwt: boolean;
-  /** `3.1` (default) or `3.2`: see `toOpenApiDocument`. */
   openapiVersion?: OpenApiVersion;
-  /** The lifecycle's word on an operation now, with its deprecation's dates, successor and guide when deprecated. */
   lifecycle: (operation: OperationSpec) => OperationLifecycle & { deprecation?: DeprecationFacts };
-  /** Extra `info` members: the app's description, license and contact, and a removed version's `x-removed`, `x-sunset` and note. */
+  /** Extra `info` members: the app's words, and a removed version's mark. */
   info?: Record<string, unknown>;
-  /** Fields and query parameters deprecated within versions (the runtime's `elements()`), with now. */
   elements?: ElementDocumentation;
 }
 
