@@ -1,6 +1,6 @@
 import type { Clock } from '../../../core/clock/index.ts';
 
-export interface DiffCacheOptions {
+interface DiffCacheOptions {
   clock: Clock;
   /** The lifecycle's generation ({@link LifecycleRuntime.generation}): a new one drops every entry. */
   generation: () => number;
@@ -10,15 +10,9 @@ export interface DiffCacheOptions {
   ttlMs?: number;
 }
 
-interface DiffCacheHit<T> {
-  value: T;
-  reused: boolean;
-  /** Milliseconds spent computing it now; 0 when reused. */
-  ms: number;
-}
-
 export interface DiffCache<T> {
-  get(pair: { from: string; to: string }, compute: () => T): DiffCacheHit<T>;
+  /** `ms`: what computing it cost now, 0 when reused. */
+  get(pair: { from: string; to: string }, compute: () => T): { value: T; reused: boolean; ms: number };
   size(): number;
 }
 

@@ -11,11 +11,6 @@ interface ManagementRoute {
   schema: Record<string, unknown> | undefined;
 }
 
-export interface ManagementDocumentOptions {
-  prefix: string;
-  jwt: boolean;
-}
-
 const problemRef = { $ref: '#/components/schemas/Problem' };
 const layered: Record<string, string> = { ...layeredProblems, 403: 'The credentials lack the admin role' };
 const tagDescriptions: Record<string, string> = {
@@ -51,7 +46,7 @@ const documentSchema = {
  * management routes are registered: an `onRoute` hook collects every route under the prefix. A route
  * without response schemas is still listed, marked `x-undocumented`, so a test catches it.
  */
-export function registerManagementDocument(app: FastifyInstance, options: ManagementDocumentOptions): void {
+export function registerManagementDocument(app: FastifyInstance, options: { prefix: string; jwt: boolean }): void {
   const documentUrl = `${options.prefix}/openapi.json`;
   // The document lists itself; its schema is given here, not to Fastify, whose serializer would
   // drop every member an empty object schema does not name.

@@ -1,12 +1,10 @@
 export type DocumentedRole = 'read' | 'write' | 'admin';
 
-export interface SecuritySchemesOptions {
+/** The credentials the service accepts: an API key (bearer or `X-API-Key`), and a JWT when configured. */
+export function securitySchemes(options: {
   /** Whether this deployment verifies JWTs (a secret, a public key or a JWKS is configured). */
   jwt: boolean;
-}
-
-/** The credentials the service accepts: an API key (bearer or `X-API-Key`), and a JWT when configured. */
-export function securitySchemes(options: SecuritySchemesOptions): Record<string, unknown> {
+}): Record<string, unknown> {
   return {
     apiKey: {
       type: 'http',
