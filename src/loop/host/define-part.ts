@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions } from '
 import fp from 'fastify-plugin';
 import type { TSchema } from '@sinclair/typebox';
 import type { SchemaValidator } from '../../core/config/index.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { ErrorCode, VersionaryError, type VersionaryErrorOptions } from '../../core/errors/index.ts';
 import { installOwnedNotFound } from './owned-not-found.ts';
 import { readableStartFailure } from './start-failure.ts';
 import { loopPartNames, loopStateOf, recordLoopPart, type LoopPartName, type LoopState } from './loop-state.ts';
@@ -34,27 +34,21 @@ export type LoopPart<Options extends FastifyPluginOptions> = FastifyPluginAsync<
 export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopPartSpec<Options>): LoopPart<Options> {
   const plugin = fp(
     async (app: FastifyInstance, options: FastifyPluginOptions) => {
+      const invalid = (error: Omit<VersionaryErrorOptions, 'code'>) =>
+        readableStartFailure(new VersionaryError({ code: ErrorCode.InvalidConfig, ...error }), spec.name);
       const missing = spec.dependencies.filter((name) => !app.hasPlugin(name));
       if (missing.length > 0)
-        throw readableStartFailure(
-          new VersionaryError({
-            code: ErrorCode.InvalidConfig,
-            detail:
-              `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
-              `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
-          }),
-          spec.name,
-        );
+        throw invalid({
+          detail:
+            `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
+            `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
+        });
       const problems = spec.options?.errors(options, '') ?? [];
       if (problems.length > 0)
-        throw readableStartFailure(
-          new VersionaryError({
-            code: ErrorCode.InvalidConfig,
-            detail: `The options of ${spec.name} have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
-            errors: problems.map((detail) => ({ pointer: '/options', detail })),
-          }),
-          spec.name,
-        );
+        throw invalid({
+          detail: `The options of ${spec.name} have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+          errors: problems.map((detail) => ({ pointer: '/options', detail })),
+        });
       const state = loopStateOf(app);
       // The storage part checks its own before the state exists; the others theirs, naming all at once.
       state?.assertPeers(spec.name);

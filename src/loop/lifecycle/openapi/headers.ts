@@ -43,22 +43,14 @@ const documentedHeaders: Record<string, Record<string, unknown>> = {
 };
 
 export const documentedParameters: Record<string, Record<string, unknown>> = {
-  IfMatch: {
-    name: 'If-Match',
-    in: 'header',
-    required: false,
-    description:
-      'Write only if the resource still has this ETag (or `*`); otherwise 412. A longer value than `maxLength` is 400.',
-    schema: { type: 'string', maxLength: conditionalHeaderMaxLength },
-  },
-  IfNoneMatch: {
-    name: 'If-None-Match',
-    in: 'header',
-    required: false,
-    description:
-      'Answer 304 without a body if the representation still has this ETag. A longer value than `maxLength` is 400.',
-    schema: { type: 'string', maxLength: conditionalHeaderMaxLength },
-  },
+  IfMatch: conditional(
+    'If-Match',
+    'Write only if the resource still has this ETag (or `*`); otherwise 412. A longer value than `maxLength` is 400.',
+  ),
+  IfNoneMatch: conditional(
+    'If-None-Match',
+    'Answer 304 without a body if the representation still has this ETag. A longer value than `maxLength` is 400.',
+  ),
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
@@ -98,4 +90,14 @@ export function parameterRef(name: keyof typeof documentedParameters & string): 
 
 function header(description: string, schema: Record<string, unknown> = {}): Record<string, unknown> {
   return { description, schema: { type: 'string', maxLength: 4000, ...schema } };
+}
+
+function conditional(name: string, description: string): Record<string, unknown> {
+  return {
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string', maxLength: conditionalHeaderMaxLength },
+  };
 }
