@@ -4,7 +4,6 @@ export interface ApiDocumentInfo {
   description?: string;
   /** The `info.license`: a name, and an SPDX `identifier` or a `url`. */
   license?: { name: string; identifier?: string; url?: string };
-  /** The `info.contact`. */
   contact?: { name?: string; url?: string; email?: string };
 }
 

@@ -23,7 +23,6 @@ export interface ServiceContext {
   recorder: UsageRecorder;
   ops: ResolvedOps;
   options: ServiceOptions;
-  /** Where the versioned API lives, its media types' vendor, and what its documents say of it. */
   api: {
     prefix: string;
     vendor: string;

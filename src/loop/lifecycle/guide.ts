@@ -15,7 +15,6 @@ export function buildServiceGuide(options: {
   /** A later version than `from`; its replacement by default. */
   to?: string;
   now: number;
-  /** The API's title (`api.title`), for the documents the guide compares. */
   title: string;
 }): MigrationGuide {
   const { bundle, runtime, from } = options;

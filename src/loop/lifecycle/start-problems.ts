@@ -18,7 +18,6 @@ export function problemsOf(error: unknown): string[] | undefined {
 /** Every policy violation of the config file alone, before storage opens, told with the configuration's errors. */
 export function policyProblems(options: {
   config: LoopConfig;
-  /** The versions with code, oldest first (the bundle's). */
   versions: readonly string[];
   prefix: string;
   /** Deprecated with the default notice when the file declares no versions; all but the newest by default. */

@@ -7,7 +7,6 @@ import { toClientWords } from './client-words.ts';
 export interface ClientBreakingChange {
   /** The endpoints this client calls that the change reaches (`GET /api/users`). */
   endpoints: string[];
-  /** What changes, in plain words ({@link toClientWords}). */
   text: string;
 }
 
