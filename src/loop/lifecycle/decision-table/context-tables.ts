@@ -1,13 +1,13 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
-import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements } from './client-verdict.ts';
-import { followMinimumVersions } from './minimum-versions.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
-import type { AccessRefusals } from './compile.ts';
+import type { AccessRefusals, DecisionTableSources } from './compile.ts';
 import { gatewaySection } from '../../host/config.ts';
 import { lifecycleSection } from '../settings.ts';
 import type { LifecycleContext } from '../context.ts';
+import type { UsageStore } from '../../../kernel/ports/index.ts';
+import { ChangeTopic } from '../../../kernel/change-feed/publishing-storage.ts';
 
 // One table per app (per runtime); the notices part's brownouts come from the latest context that has them.
 const byRuntime = new WeakMap<LifecycleContext['runtime'], Entry>();
@@ -90,3 +90,75 @@ export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   // The runtime's every other answer, as it is: only the per-client rules are the table's.
   return Object.assign(Object.create(context.runtime) as LifecycleSource, perClient);
 }
+
+/** The clients that had called a subject before its closing, each asked as the lifecycle asks (`calledBefore`). */
+function allowedPastClosing(options: {
+  usage: Pick<UsageStore, 'byClient' | 'elementCalls' | 'calledBefore'>;
+  flush: () => Promise<void>;
+}): (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]> {
+  return async ({ version, endpoint, element, at }) => {
+    await options.flush();
+    // An element's calls are counted in their own rollup only: its candidates are the clients seen using it.
+    const candidates =
+      element === undefined
+        ? (await options.usage.byClient({ since: 0, until: at, version })).map((r) => r.clientId)
+        : (await options.usage.elementCalls())
+            .filter((r) => r.version === version && r.element === element && r.firstSeen < at)
+            .map((r) => r.clientId);
+    const allowed: string[] = [];
+    for (const clientId of new Set(candidates)) {
+      const called = await options.usage.calledBefore({
+        clientId,
+        version,
+        ...(endpoint === undefined ? {} : { endpoint }),
+        ...(element === undefined ? {} : { element }),
+        before: at,
+      });
+      if (called) allowed.push(clientId);
+    }
+    return allowed.sort();
+  };
+}
+
+/** How often the stored minimum versions are read again, for a change whose message was lost. */
+const reconcileMs = 5000;
+
+/** The clients' minimum versions, with a stamp moved by the `clients` topic and by a periodic read (a lost message). */
+function followMinimumVersions(
+  context: Pick<LifecycleContext, 'app' | 'ops' | 'storage'>,
+  moved: () => void,
+): NonNullable<DecisionTableSources['minimumVersions']> {
+  const { app, ops, storage } = context;
+  let stamp = 0;
+  let seen: string | undefined;
+  const move = () => {
+    stamp++;
+    moved();
+  };
+  const unsubscribe = ops.changeFeed.subscribe(ChangeTopic.Clients, move);
+  const reconcile = setInterval(() => {
+    storage.clients.minimumVersions().then(
+      (minimums) => {
+        if (seen !== undefined && textOf(minimums) !== seen) move();
+      },
+      () => undefined,
+    );
+  }, reconcileMs);
+  reconcile.unref();
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    clearInterval(reconcile);
+  });
+  return {
+    // What the table was last compiled from: the periodic read compares the store with it.
+    list: async () => {
+      const minimums = await storage.clients.minimumVersions();
+      seen = textOf(minimums);
+      return minimums;
+    },
+    stamp: () => stamp,
+  };
+}
+
+const textOf = (minimums: Readonly<Record<string, string>>) =>
+  JSON.stringify(Object.entries(minimums).sort(([a], [b]) => (a < b ? -1 : 1)));
