@@ -36,7 +36,10 @@ export interface LifecycleSettings {
   warnings?: Array<{ code: string; detail: string }>;
 }
 
-/** Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error into `errors`. */
+/**
+ * Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error into `errors`.
+ * @internal exported for the tests (the loop reads it through `lifecycleSection`)
+ */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
   errors: string[];
