@@ -109,13 +109,22 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
   ];
   const declared = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
   const headersOf = (schema.responseHeaders ?? {}) as Record<string, string[]>;
-  const responses: Record<string, Record<string, unknown>> = {};
-  for (const [status, body] of Object.entries(declared))
-    responses[status] = toResponse({ status, body, headers: headersOf[status] ?? [] });
   const problem = (description: string) => ({
     description,
     content: { 'application/problem+json': { schema: problemRef } },
   });
+  const responses: Record<string, Record<string, unknown>> = {};
+  for (const [status, body] of Object.entries(declared)) {
+    const { description = `Status ${status}`, ...schema } = plain(body) as Record<string, unknown>;
+    const named = headersOf[status] ?? [];
+    const headers = Object.fromEntries(named.map((name) => [name, headerOf(name, { required: true })]));
+    responses[status] =
+      Number(status) >= 400
+        ? { ...problem(description as string), headers }
+        : schema.type === 'null'
+          ? { description, headers }
+          : { description, content: { 'application/json': { schema } }, headers };
+  }
   for (const [status, description] of Object.entries(layered)) responses[status] ??= problem(description);
   if (schema.body || schema.params || schema.querystring) responses['400'] ??= problem('An invalid parameter or body');
   if (schema.body) {
@@ -150,19 +159,6 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
     // A deviation from the conventions the route states, with its reason in the description.
     ...(Array.isArray(schema['x-lint-skip']) ? { 'x-lint-skip': schema['x-lint-skip'] } : {}),
   };
-}
-
-function toResponse(options: {
-  status: string;
-  body: Record<string, unknown>;
-  headers: string[];
-}): Record<string, unknown> {
-  const { description = `Status ${options.status}`, ...schema } = plain(options.body) as Record<string, unknown>;
-  const headers = Object.fromEntries(options.headers.map((name) => [name, headerOf(name, { required: true })]));
-  if (Number(options.status) >= 400)
-    return { description, content: { 'application/problem+json': { schema: problemRef } }, headers };
-  if (schema.type === 'null') return { description, headers };
-  return { description, content: { 'application/json': { schema } }, headers };
 }
 
 function toParameters(schema: unknown, location: 'path' | 'query'): unknown[] {
