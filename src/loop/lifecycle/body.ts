@@ -77,7 +77,6 @@ const cachingFeature: ServiceFeature<LifecycleContext> = {
   },
 };
 
-/** Each deprecated version's migration guide (the lifecycle document itself is the plugin's). */
 const lifecycleRoutesFeature: ServiceFeature<LifecycleContext> = {
   name: 'lifecycle-routes',
   install: ({ app, bundle, runtime, clock, api }) =>

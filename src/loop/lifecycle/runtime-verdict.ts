@@ -6,8 +6,7 @@ import {
   type VerdictCandidate,
 } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
-import type { LifecycleState } from './runtime-state.ts';
-import { toSchedule, usable } from './runtime-state.ts';
+import { toSchedule, usable, type LifecycleState } from './runtime-state.ts';
 import type { LifecycleSettings } from './settings.ts';
 
 export interface VerdictKey {

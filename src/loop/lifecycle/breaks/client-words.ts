@@ -1,5 +1,4 @@
-import type { Change } from '../../../core/compat/index.ts';
-import { parsePointer } from '../../../core/compat/index.ts';
+import { parsePointer, type Change } from '../../../core/compat/index.ts';
 
 /** One breaking change in words a client reads without the document: no schema names, rule ids or backticks. */
 export function toClientWords(change: Change, to: string): string {

@@ -3,8 +3,8 @@ import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow, RuleSegment } from '../../../core/rulebook/index.ts';
 import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
-import { closingsOf } from '../runtime-verdict.ts';
-import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
+import { closingsOf, type VerdictKey } from '../runtime-verdict.ts';
+import { clientRow, elementSegments, subjectSegments, type RowContext } from './subject-rows.ts';
 
 export interface RouteRowContext extends RowContext {
   grants: readonly ExtendedAccessGrant[];
@@ -15,7 +15,7 @@ export interface RouteRowContext extends RowContext {
 }
 
 /** The row of an operation; with `gone` (a newer version removed it), refused wherever its lifecycle allows it. */
-export async function routeRow(ctx: RouteRowContext, key: SubjectKey, gone?: () => string): Promise<RouteRow> {
+export async function routeRow(ctx: RouteRowContext, key: VerdictKey, gone?: () => string): Promise<RouteRow> {
   const { runtime } = ctx;
   const segments = subjectSegments(ctx, key);
   const endpoint = `${key.method} ${key.path}`;
@@ -59,14 +59,14 @@ function clientsOf(ctx: RouteRowContext, covers: (s: ExtendedAccessGrant['subjec
 }
 
 /** A client's own date for an operation: its version's extension, else its endpoint's. */
-function untilOf(ctx: RowContext, client: string, key: SubjectKey): number | undefined {
+function untilOf(ctx: RowContext, client: string, key: VerdictKey): number | undefined {
   return (
     ctx.runtime.extensionOf(client, { version: key.version }) ??
     ctx.runtime.extensionOf(client, { version: key.version, endpoint: `${key.method} ${key.path}` })
   );
 }
 
-async function routeClosings(ctx: RouteRowContext, key: SubjectKey): Promise<Closing[]> {
+async function routeClosings(ctx: RouteRowContext, key: VerdictKey): Promise<Closing[]> {
   const { runtime } = ctx;
   const found = closingsOf(runtime.scheduleOf(key.version), runtime.endpointDeprecations(), key);
   const replacement = runtime.verdictAt(key, ctx.now).verdict.replacement;
@@ -87,7 +87,7 @@ async function routeClosings(ctx: RouteRowContext, key: SubjectKey): Promise<Clo
 }
 
 /** Parameters of this operation, and fields of its version when the method carries a body. */
-function elementsOf(ctx: RowContext, key: SubjectKey): ElementDeprecation[] {
+function elementsOf(ctx: RowContext, key: VerdictKey): ElementDeprecation[] {
   const body = key.method === 'POST' || key.method === 'PUT' || key.method === 'PATCH' || key.method === 'QUERY';
   return ctx.runtime
     .elements()
@@ -98,7 +98,7 @@ function elementsOf(ctx: RowContext, key: SubjectKey): ElementDeprecation[] {
     );
 }
 
-async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<ElementRow[]> {
+async function elementRows(ctx: RouteRowContext, key: VerdictKey): Promise<ElementRow[]> {
   const rows: ElementRow[] = [];
   for (const e of elementsOf(ctx, key)) {
     const segments = elementSegments(ctx, { key, element: e });
@@ -148,7 +148,7 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
 type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
 
 /** The brownouts that reach an operation, in the order planned, each sparing the `extended` clients. */
-function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, extended: readonly string[]): BrownoutRow[] {
+function brownoutRows(ctx: BrownoutRowContext, key: VerdictKey, extended: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
     .filter(
