@@ -8,21 +8,13 @@ export function versionDocumentInfo(options: {
   name: string;
   status: number;
 }): Record<string, unknown> {
-  const dates = options.runtime.scheduleOf(options.name);
-  return { ...removedDocumentInfo({ ...options, cap: dates?.extendedAccessUntil }), ...accessDates(dates) };
-}
-
-function removedDocumentInfo(options: {
-  runtime: LifecycleRuntime;
-  name: string;
-  status: number;
-  cap: number | undefined;
-}): Record<string, unknown> {
-  const { runtime, name, cap } = options;
+  const { runtime, name } = options;
+  const dates = runtime.scheduleOf(name);
   const removed = runtime.verdict({ version: name, method: 'GET', path: '/' });
-  if (!removed.removed) return {};
+  if (!removed.removed) return accessDates(dates);
   const sunset = formatIsoInstant(removed.sunsetAt!);
   const replacement = removed.removed.extensions.replacement;
+  const cap = dates?.extendedAccessUntil;
   // With a cap, an owner may grant a client extended access: that client is served, so "every
   // request" would be false. The sentence holds at any instant, before the cap and after it.
   const except =
@@ -33,6 +25,7 @@ function removedDocumentInfo(options: {
     'x-removed': true,
     'x-sunset': sunset,
     description: `REMOVED: ${name} was removed at its sunset date, ${sunset}. Every request to it answers ${options.status} with a problem body${except}${replacement ? `; use ${String(replacement)} instead` : ''}. This document is kept for migration only.`,
+    ...accessDates(dates),
   };
 }
 
