@@ -62,16 +62,10 @@ export function withSettings<List extends SettingsList>(
     ownKeys: ['bodyLimit'],
     ...(fileName ? { fileName } : {}),
   });
-  const bodyLimit = file.bodyLimit ?? 1024 * 1024;
-  if (
-    typeof bodyLimit !== 'number' ||
-    !Number.isInteger(bodyLimit) ||
-    bodyLimit < 1024 ||
-    bodyLimit > 100 * 1024 * 1024
-  ) {
+  const bodyLimit = (file.bodyLimit ?? 1024 * 1024) as number;
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024)
     errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
-  }
-  return { ...values, bodyLimit: bodyLimit as number, file, settings };
+  return { ...values, bodyLimit, file, settings };
 }
 
 /** A part's section of the config file, and its reader. */
