@@ -1,7 +1,7 @@
 import type { ParsedSettings } from '../kernel/config/feature-settings.ts';
 import type { LoadConfigOptions } from '../kernel/config/load-config.ts';
 import * as host from './host/config.ts';
-import { lifecycleSection } from './lifecycle/settings-section.ts';
+import { lifecycleSection } from './lifecycle/settings.ts';
 import { rateLimitSection } from './access/rate-limit/settings.ts';
 import { usageSection } from './usage/settings.ts';
 import { webhooksSection } from './notices/webhook-settings.ts';

@@ -2,16 +2,11 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { reasonTextPattern } from '../../core/text/index.ts';
 import { problemSchema } from '../../core/versions/index.ts';
 
-// The pieces of `/admin/v1` route schemas that more than one part's routes use (usage, notices,
-// extended access, the management part): beneath the parts, so that none imports another for them.
+// Pieces of `/admin/v1` route schemas several parts use: beneath the parts, so none imports another for them.
 
-/** A problem response of an admin route, with what it means for that route. */
 export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 
-/**
- * The problem responses of an admin route, by status, each with what it means for that route.
- * 401, 403, 429 and 503 are answered in front of the handlers and added by the document generator.
- */
+/** An admin route's problems by status; 401, 403, 429 and 503 are added by the document generator. */
 export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
   return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
 }

@@ -1,18 +1,9 @@
-/**
- * What an API's served documents say about it beside its title: the app's own words, and
- * nothing in their place when the app gives none (a document never describes another API).
- *
- * @example
- * ```ts
- * const info: ApiDocumentInfo = { description: 'Orders and their lines.', license: { name: 'Proprietary' }, contact: { email: 'api@shop.example' } };
- * ```
- */
+/** What an API's served documents say of it beside its title: the app's own words, never a default. */
 export interface ApiDocumentInfo {
   /** The `info.description` of every version's document (CommonMark). */
   description?: string;
   /** The `info.license`: a name, and an SPDX `identifier` or a `url`. */
   license?: { name: string; identifier?: string; url?: string };
-  /** The `info.contact`. */
   contact?: { name?: string; url?: string; email?: string };
 }
 

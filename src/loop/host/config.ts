@@ -13,26 +13,18 @@ import {
   type LoadConfigOptions,
 } from '../../kernel/config/load-config.ts';
 
-/**
- * The parsed, validated configuration: the environment's part, and the config file's sections,
- * each parsed by the parser of the part that owns it. The host knows no section: `Settings` is
- * what the list it was given parses to (`loop/settings.ts` lists the loop's).
- */
+/** The parsed configuration: the environment's part, and each part's section parsed by that part. */
 export interface LoopConfig<Settings extends object = object> extends EnvConfig {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** The JSON config file's content (`VERSIONARY_CONFIG`), validated by the parts that own each key. */
   file: Record<string, unknown>;
-  /** Each part's section of the config file, parsed by the part's own parser. */
   settings: Settings;
 }
 
-/** Sections of the config file by name, each with the keys it owns and its parser. */
 export type SettingsList = Record<string, FeatureSettings<unknown>>;
 
-/**
- * Parse the environment and the JSON config file once, at start, reporting every error at once.
- */
+/** Parse the environment and the JSON config file once, at start, reporting every error at once. */
 export function loadConfig<List extends SettingsList>(
   list: List,
   options: LoadConfigOptions,
@@ -42,11 +34,7 @@ export function loadConfig<List extends SettingsList>(
   return config;
 }
 
-/**
- * {@link loadConfig} without the throw: every error, and whatever parsed beside them (a field
- * with an error holds its default or nothing), so a start can add the checks that need the parsed
- * settings (the lifecycle policy, the gateway's documents) and report everything in one message.
- */
+/** {@link loadConfig} without the throw, so a start can add the checks that need the parsed settings. */
 export function readConfig<List extends SettingsList>(
   list: List,
   options: LoadConfigOptions,
@@ -56,11 +44,7 @@ export function readConfig<List extends SettingsList>(
   return { config: withSettings(list, { values, file, fileName: values.configPath, errors }), errors };
 }
 
-/**
- * The configuration of `values` with the settings of `file` (the config file's content, or the
- * loop's `settings` option), every section of `list` parsed in the same pass, so that one start
- * reports every error of the file.
- */
+/** The configuration of `values` with the settings of `file`, every section parsed in one pass. */
 export function withSettings<List extends SettingsList>(
   list: List,
   options: {
@@ -78,29 +62,20 @@ export function withSettings<List extends SettingsList>(
     ownKeys: ['bodyLimit'],
     ...(fileName ? { fileName } : {}),
   });
-  const bodyLimit = file.bodyLimit ?? 1024 * 1024;
-  if (
-    typeof bodyLimit !== 'number' ||
-    !Number.isInteger(bodyLimit) ||
-    bodyLimit < 1024 ||
-    bodyLimit > 100 * 1024 * 1024
-  ) {
+  const bodyLimit = (file.bodyLimit ?? 1024 * 1024) as number;
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024)
     errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
-  }
-  return { ...values, bodyLimit: bodyLimit as number, file, settings };
+  return { ...values, bodyLimit, file, settings };
 }
 
-/** A part's section of the config file: its name among the parsed settings, its keys and parser, and its reader. */
+/** A part's section of the config file, and its reader. */
 export interface SettingsSection<Name extends string, T> extends FeatureSettings<T> {
   readonly name: Name;
   /** This section of `config`, as its parser returned it: the storage part parsed the sections it was given. */
   of(config: LoopConfig): T;
 }
 
-/**
- * Declare a part's section of the config file. A part reads its own with `section.of(config)`, so
- * that no part and no file of the host imports the list of every section (`loop/settings.ts`).
- */
+/** Declare a part's section; a part reads its own with `section.of(config)`, so none imports the list. */
 export function settingsSection<const Name extends string, T>(
   name: Name,
   settings: FeatureSettings<T>,

@@ -13,12 +13,7 @@ import type { LoopConfig } from './config.ts';
 import type { Storage, UsageRecorder } from '../../kernel/ports/index.ts';
 import type { ServiceContext, ServiceOptions } from './feature.ts';
 
-/**
- * What every feature is installed with: the request basics every route inherits (one canonical
- * path, the lingering close, the JSON body parser) and the storage that announces its writes.
- * What a part makes for the parts after it, it provides itself (`provideToLaterParts`): the usage
- * part its recorder (until then, and without it, calls are not recorded), the lifecycle part its runtime.
- */
+/** What every feature is installed with: the request basics every route inherits, and the publishing storage. */
 export function createServiceContext(
   app: FastifyInstance,
   input: {

@@ -2,17 +2,12 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions } from '
 import fp from 'fastify-plugin';
 import type { TSchema } from '@sinclair/typebox';
 import type { SchemaValidator } from '../../core/config/index.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { ErrorCode, VersionaryError, type VersionaryErrorOptions } from '../../core/errors/index.ts';
 import { installOwnedNotFound } from './owned-not-found.ts';
 import { readableStartFailure } from './start-failure.ts';
 import { loopPartNames, loopStateOf, recordLoopPart, type LoopPartName, type LoopState } from './loop-state.ts';
 
-/**
- * What a part of the loop is: its name, the parts it needs before it (what they provide is what
- * it may read, and what its code may import: `eslint.config.js` refuses an import of a part
- * further up), the check of its options, the paths it owns, and its install. The host knows no
- * part: it installs whatever it is given, in the order given, checking each one's `dependencies`.
- */
+/** A part of the loop: its name, the parts it needs before it, its options' check, the paths it owns, its install. */
 export interface LoopPartSpec<Options extends FastifyPluginOptions> {
   name: LoopPartName;
   dependencies: readonly LoopPartName[];
@@ -35,35 +30,25 @@ export type LoopPart<Options extends FastifyPluginOptions> = FastifyPluginAsync<
   readonly dependencies: readonly LoopPartName[];
 };
 
-/**
- * A named Fastify plugin (`fastify-plugin`, so that the parts share one context) that checks, before
- * anything else, that every part it depends on is registered in this context or an enclosing one:
- * a missing one fails the registration with one message naming all of them and the order.
- */
+/** A named Fastify plugin that first checks every part it depends on is registered, naming all missing at once. */
 export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopPartSpec<Options>): LoopPart<Options> {
   const plugin = fp(
     async (app: FastifyInstance, options: FastifyPluginOptions) => {
+      const invalid = (error: Omit<VersionaryErrorOptions, 'code'>) =>
+        readableStartFailure(new VersionaryError({ code: ErrorCode.InvalidConfig, ...error }), spec.name);
       const missing = spec.dependencies.filter((name) => !app.hasPlugin(name));
       if (missing.length > 0)
-        throw readableStartFailure(
-          new VersionaryError({
-            code: ErrorCode.InvalidConfig,
-            detail:
-              `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
-              `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
-          }),
-          spec.name,
-        );
+        throw invalid({
+          detail:
+            `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
+            `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
+        });
       const problems = spec.options?.errors(options, '') ?? [];
       if (problems.length > 0)
-        throw readableStartFailure(
-          new VersionaryError({
-            code: ErrorCode.InvalidConfig,
-            detail: `The options of ${spec.name} have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
-            errors: problems.map((detail) => ({ pointer: '/options', detail })),
-          }),
-          spec.name,
-        );
+        throw invalid({
+          detail: `The options of ${spec.name} have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+          errors: problems.map((detail) => ({ pointer: '/options', detail })),
+        });
       const state = loopStateOf(app);
       // The storage part checks its own before the state exists; the others theirs, naming all at once.
       state?.assertPeers(spec.name);

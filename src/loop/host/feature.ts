@@ -9,13 +9,9 @@ import type { ExtendedAccessDecisionNotifier, Storage, UsageRecorder } from '../
 import type { RateLimitStore } from '../../kernel/ports/rate-limit.ts';
 import type { ApiDocumentInfoSource } from './api-info.ts';
 
-// The types every part shares, beneath them all: they name no part. What a part adds for the parts
-// after it (the lifecycle's runtime, the access options) is a type of that part, extending these.
+// The types every part shares, beneath them all: they name no part.
 
-/**
- * What every feature of the service is installed with: the app, its config and its shared parts,
- * as the storage part makes it, with what the parts before the feature's own provide.
- */
+/** What every feature is installed with, as the storage part makes it, with what earlier parts provide. */
 export interface ServiceContext {
   app: FastifyInstance;
   config: LoopConfig;
@@ -27,10 +23,6 @@ export interface ServiceContext {
   recorder: UsageRecorder;
   ops: ResolvedOps;
   options: ServiceOptions;
-  /**
-   * Where the versioned API lives, the vendor of its media types, and what its documents say of
-   * it: the title, and the description, license and contact when the app gave them.
-   */
   api: {
     prefix: string;
     vendor: string;
@@ -47,21 +39,13 @@ export interface ServiceContext {
   decisionNotices?: ExtendedAccessDecisionNotifier;
 }
 
-/**
- * One feature of a part of the loop: what it installs into the app. Each part installs its
- * features in order (`src/loop/<part>/part.ts`), with the context its own type names (the
- * lifecycle's and those after it read the lifecycle runtime).
- */
+/** One feature of a part: what it installs into the app, with the context its own type names. */
 export interface ServiceFeature<Context extends ServiceContext = ServiceContext> {
   name: string;
   install(context: Context): void | Promise<void>;
 }
 
-/**
- * The seams an app (the reference service, the gateway, a team's app) hands every part, beside
- * each part's own options (declared once in its schema, `loop/<part>/options.ts`, and added to
- * this by that part's context type).
- */
+/** The seams an app hands every part, beside each part's own options. */
 export interface ServiceOptions {
   /** Where rate-limit counters live; in memory by default (one instance). */
   rateLimitStore?: RateLimitStore;

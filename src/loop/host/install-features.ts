@@ -8,12 +8,7 @@ export function partsContext(scope: FastifyInstance, state: LoopState): ServiceC
   return { ...state.context, ...providedIn(scope) };
 }
 
-/**
- * Install a part's features with the storage part's context, what the parts before this one
- * provide (`provideToLaterParts`) and this part's own options: a context of their own,
- * so that no part writes into another's. `Context` is the type the part's features read; the
- * part's `dependencies`, checked at its registration, are what guarantee the values it names.
- */
+/** Install a part's features with a context of their own (earlier parts' values, its options). */
 export async function installFeatures<Context extends ServiceContext = ServiceContext>(
   scope: FastifyInstance,
   state: LoopState,

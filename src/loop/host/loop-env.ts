@@ -1,11 +1,6 @@
 import type { LoopConfig } from './config.ts';
 
-/**
- * What the package check reads, by the variables' names: `env` as given (no `process.env` unless
- * the caller passes it, so a library never picks up a variable meant for the app), and the typed
- * options over it (`database`, `redisUrl`, `smtp`), so that the packages asked for are those of
- * the database, Redis and mail the loop opens.
- */
+/** What the package check reads: `env` as given (never `process.env` unless passed), with the typed options over it. */
 export function loopEnv(options: {
   env?: Record<string, string | undefined>;
   database?: string;

@@ -29,20 +29,10 @@ export const loopPartNames = [
  */
 export type LoopPartName = (typeof loopPartNames)[number];
 
-/**
- * What the parts share, decorated on the context they are registered in by the storage part: the
- * service context every feature is installed with, which no part changes after. What a part
- * provides to the parts after it is a decorator of its own (`provideToLaterParts`: usage's
- * recorder, the lifecycle's runtime, notices' brownouts); `installFeatures` hands each part's
- * features the context with what the parts before it provide.
- */
+/** What the parts share, decorated by the storage part: the service context, which no part changes after. */
 export interface LoopState {
   context: ServiceContext;
-  /**
-   * Whether each part answers the unknown paths under its own prefixes. The `versionaryLoop`
-   * preset turns it off and answers them all once every part is in, so that an unknown path meets
-   * every part's hooks (limits, credentials); parts registered one by one answer their own.
-   */
+  /** Whether each part answers unknown paths under its prefixes (the preset answers all once every part is in). */
   partNotFound: boolean;
   /** The variables the loop was handed (never `process.env` unless passed): the parts' package checks read them. */
   env: Record<string, string | undefined>;
@@ -52,7 +42,6 @@ export interface LoopState {
 
 const kLoopState = 'versionaryLoopState';
 
-/** Decorate `app` with the loop's state (the storage part). */
 export function provideLoopState(app: FastifyInstance, state: LoopState): void {
   app.decorate(kLoopState, state);
 }
@@ -66,7 +55,6 @@ export function loopStateOf(app: FastifyInstance): LoopState {
 // The parts registered on one server, in order, whichever context holds them.
 const partsByServer = new WeakMap<object, LoopPartName[]>();
 
-/** Note that `name` is now registered on `app`'s server (each part, once its install is done). */
 export function recordLoopPart(app: FastifyInstance, name: LoopPartName): void {
   let parts = partsByServer.get(app.server);
   if (!parts) partsByServer.set(app.server, (parts = []));

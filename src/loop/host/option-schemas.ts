@@ -2,19 +2,15 @@ import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { createSchemaValidator, type SchemaValidator } from '../../core/config/index.ts';
 import { nearestName } from '../../core/text/index.ts';
 
-// The building blocks of the parts' option schemas. JSON Schema has no type for a function:
-// `isFunction` is the validator's keyword for one, and the TypeScript type is the one given here.
+// JSON Schema has no type for a function: `isFunction` is the validator's keyword for one.
 
-/** A function option, typed as `T`. */
 export const fn = <T>(errorText = 'must be a function'): TUnsafe<T> => Type.Unsafe<T>({ isFunction: true, errorText });
 
 /** A schema whose TypeScript type is `T` (a readonly array, an object handed over in code). */
 export const typedAs = <T>(schema: TSchema): TUnsafe<T> => Type.Unsafe<T>(schema);
 
-/** A boolean option. */
 export const bool = (): ReturnType<typeof Type.Boolean> => Type.Boolean({ errorText: 'must be a boolean' });
 
-/** A non-empty string option. */
 export const text = (): ReturnType<typeof Type.String> =>
   Type.String({ minLength: 1, errorText: 'must be a non-empty string' });
 
@@ -28,5 +24,4 @@ function unknownKey({ where, key, known }: { where: string; key: string; known: 
   return `${where ? `${where}.` : ''}${key} is not an option of the loop${near ? `; did you mean ${near}?` : ''}`;
 }
 
-/** The options of a part that takes none (usage, portal). */
 export const noOptionsSchema = Type.Object({}, { additionalProperties: false });

@@ -5,13 +5,7 @@ import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext } from './feature.ts';
 import { providedIn } from './provided.ts';
 
-/**
- * The loop's not-found answers under `prefixes` (those the parts declare they own: `owns`), each
- * in a context of its own, and only there: the app keeps its root's not-found handler, and Fastify
- * allows one per prefix. Each context copies the hooks registered before it, so the preset
- * installs them last, once every part's hooks (the removed gate, security headers, caching,
- * limits, metrics) are in. A removed version's paths answer as the provided `runtime` says.
- */
+/** The loop's not-found answers under `prefixes`, each in its own context, which copies the hooks before it. */
 export async function installOwnedNotFound(
   scope: FastifyInstance,
   { app, bundle, api }: Pick<ServiceContext, 'app' | 'bundle' | 'api'>,

@@ -5,12 +5,7 @@ import type { FastifyInstance } from 'fastify';
 const prefix = 'versionaryProvided:';
 const names = new Set<string>();
 
-/**
- * Hand `values` to the parts registered after the calling one: `installFeatures` merges them into
- * those parts' contexts (the usage part's recorder, the lifecycle's runtime, the notices' brownouts).
- * The host names none of them: the part that provides a value types it (`LifecycleContext`), and a
- * part that reads it declares that part in its `dependencies`, checked at its registration.
- */
+/** Hand `values` to the parts registered after the calling one (`installFeatures` merges them in). */
 export function provideToLaterParts(app: FastifyInstance, values: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
@@ -19,7 +14,6 @@ export function provideToLaterParts(app: FastifyInstance, values: Record<string,
   }
 }
 
-/** What the parts registered before provide, in `app`'s context, by name. */
 export function providedIn(app: FastifyInstance): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const name of names)

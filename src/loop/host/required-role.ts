@@ -5,10 +5,8 @@ import { isMethodAnswer } from '../../http/versioned-api.ts';
 import type { Role } from '../../kernel/ports/principal.ts';
 
 /**
- * The role rule of an API under `prefix`: resources need read (safe methods) or write; the
- * management API needs admin, except its MCP endpoint (read); the rest is public. Decided from the matched route's pattern, never
- * the raw URL: the router decodes `%61dmin` and routes absolute-form targets, so a string test on
- * the URL could be walked around.
+ * The role rule of an API under `prefix`, decided from the matched route's pattern, never the raw URL:
+ * the router decodes `%61dmin` and routes absolute-form targets, so a string test could be walked around.
  */
 export function createRequiredRole(prefix: string): (request: FastifyRequest) => Role | undefined {
   const scope = createApiScope(prefix);

@@ -9,12 +9,8 @@ export interface StartFailure extends Error {
 }
 
 /**
- * A start-up error made to print once, readably: an error whose message and stack are one text
- * naming what cannot start and every problem (a configuration's `detail` already lists them all).
- * Its `code`, `detail` and the original `versionaryError` stay readable by code but out of Node's
- * print of an uncaught error, which would otherwise repeat the same text three times (message,
- * `detail`, `errors[]`) under a stack trace. An error that is not Versionary's (a bug) is
- * returned as it is, stack and all.
+ * A start-up error made to print once, readably: message and stack are one text; `code`, `detail` and
+ * `versionaryError` stay readable by code but out of Node's print, which would repeat the text thrice.
  */
 export function readableStartFailure(error: unknown, what: string): unknown {
   if (!isVersionaryError(error)) return error;

@@ -1,6 +1,6 @@
 import { tableLifecycleOf } from './decision-table/context-tables.ts';
 import type { FastifyRequest } from 'fastify';
-import { versionary, type CallEvent } from '../../http/plugin/index.ts';
+import { versionary, type CallEvent, type UsageEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceFeature } from '../host/feature.ts';
@@ -9,13 +9,45 @@ import { deferUsage } from '../usage/usage-step.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
 import type { LifecycleContext } from './context.ts';
 
-/**
- * The API's operations, through the same plugin library users register, fed by the stored
- * lifecycle, with usage recorded per client: `handlers` gives one handler per operation id. The
- * plugin also answers removed versions and endpoints (in `onRequest`, before authentication: it
- * is installed before the access feature), makes every error a problem, and sends the version
- * list headers and the lifecycle document.
- */
+/** What the API's plugin is registered with, handlers or forwarded alike; installs the context's problems. */
+export function versionaryBase(
+  context: LifecycleContext,
+  problems: { notFound?: boolean; forwardsUndocumented?: (version: string) => boolean },
+) {
+  const { app, bundle, clock, recorder, operations, options, api } = context;
+  const lifecycle = tableLifecycleOf(context);
+  installProblemHandling(app, {
+    bundle,
+    prefix: api.prefix,
+    vendor: api.vendor,
+    removedVersion: removedVersionOf(lifecycle, clock),
+    ...problems,
+  });
+  return {
+    bundle,
+    prefix: api.prefix,
+    vendor: api.vendor,
+    clientIdOf,
+    clientOf: lifecycleClientOf,
+    clock,
+    lifecycle,
+    // Written once the call is answered, and only if it was not refused (`after:usage`).
+    onUsage: (call: UsageEvent, request: FastifyRequest) =>
+      deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
+    // Every call of every version, counted per operation and client for `versionary diff`.
+    ...(operations
+      ? {
+          onCall: (call: CallEvent, request: FastifyRequest) =>
+            deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
+        }
+      : {}),
+    onVersionedRequest: options.onVersionedRequest ?? [],
+    // Unknown paths are the context's, or the prefixes' the loop installs last, once every hook is in.
+    notFound: false,
+  };
+}
+
+/** The API's operations through the `versionary` plugin (installed before access: its removed gate comes first). */
 export function createResourcesFeature(
   handlers: (context: LifecycleContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>,
   /** `ownsApp: false` in someone else's app (the loop): not its root's 404, no version list off the API. */
@@ -24,47 +56,19 @@ export function createResourcesFeature(
   return {
     name: 'resources',
     async install(context) {
-      const { app, bundle, clock, recorder, operations, options, api } = context;
-      // Every route of the context answers problems (the plugin's own answer them in any app);
-      // the root's unknown paths too when the service owns the app, never in someone else's.
+      const { api } = context;
+      // The root's unknown paths answer problems when the service owns the app, never in someone else's.
       const ownsApp = placement.ownsApp !== false;
-      installProblemHandling(app, {
-        bundle,
-        prefix: api.prefix,
-        vendor: api.vendor,
-        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
-        notFound: ownsApp,
-      });
-      await app.register(versionary, {
-        bundle,
+      await context.app.register(versionary, {
+        ...versionaryBase(context, { notFound: ownsApp }),
         handlers: await handlers(context),
-        prefix: api.prefix,
-        vendor: api.vendor,
-        clientIdOf,
-        clientOf: lifecycleClientOf,
-        clock,
-        lifecycle: tableLifecycleOf(context),
-        // Written once the call is answered, and only if it was not refused (`after:usage`).
-        onUsage: (call, request) =>
-          deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
-        // Every call of every version, counted per operation and client for `versionary diff`.
-        ...(operations
-          ? {
-              onCall: (call: CallEvent, request: FastifyRequest) =>
-                deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
-            }
-          : {}),
-        onVersionedRequest: options.onVersionedRequest ?? [],
-        // The plugin's own problems, version list headers, lifecycle document and removed gate;
-        // the service's richer documents come in through its document seam.
+        // The service's richer documents come in through the plugin's document seam.
         openapi: {
           title: api.title,
           document: serviceDocumentBuilder(context),
           ...(api.openapiVersion ? { openapiVersion: api.openapiVersion } : {}),
         },
-        // Unknown paths are the context's (above), or, in the loop, the prefixes' it installs last,
-        // once every feature's hooks are in. The loop sends the version list on the API only.
-        notFound: false,
+        // The loop sends the version list on the API only.
         ...(ownsApp ? {} : { versionListHeaders: 'api' as const }),
       });
     },

@@ -1,21 +1,26 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { cachingFeature } from './caching-feature.ts';
-import { securityFeature } from './security-feature.ts';
-import { lifecycleRoutesFeature } from './feature.ts';
+import { cachingKey } from '../../http/caching.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
+import { securityHeadersKey } from '../../http/security-headers.ts';
+import { registerProblemDocs } from '../../kernel/app/problem-docs.ts';
+import { installOps } from '../../kernel/ops/install-ops.ts';
+import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { manifestFeature } from './manifest-route.ts';
-import { opsFeature } from './ops-feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../host/install-features.ts';
 import type { LoopState } from '../host/loop-state.ts';
 import type { LoopLifecycleOptions } from './options.ts';
 import { provideLifecycleRuntime, type LifecycleContext } from './context.ts';
+import type { Clock } from '../../core/clock/index.ts';
+import { toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { buildServiceGuide } from './guide.ts';
+import type { LifecycleRuntime } from './runtime.ts';
 
-/**
- * The lifecycle part's features, in the order a request meets their hooks (the API's first: its
- * removed gate). The API is the app's handlers, or, with `forward`, its upstreams (the gateway).
- */
+/** The lifecycle part's features, in the order a request meets their hooks (the API's removed gate first). */
 export async function installLoopLifecycle(
   scope: FastifyInstance,
   state: LoopState,
@@ -39,4 +44,78 @@ export async function installLoopLifecycle(
     features: [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature, manifestFeature],
     options: options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {},
   });
+}
+
+/** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
+const opsFeature: ServiceFeature<LifecycleContext> = {
+  name: 'ops',
+  install: ({ app, options, ops, storage, runtime, recorder, api }) => {
+    installOps(app, {
+      ...(options.ops ? { wiring: options.ops } : {}),
+      ops,
+      storage,
+      runtime,
+      recorder,
+      apiPrefix: api.prefix,
+      clientOf: lifecycleClientOf,
+    });
+  },
+};
+
+/** Security headers on every answer (problems come from the versionary plugin, in the resources feature). */
+const securityFeature: ServiceFeature<LifecycleContext> = {
+  name: 'security-headers',
+  install: ({ app }) => provideSteps(app, [[securityHeadersKey, {}]]),
+};
+
+/** ETags and `Cache-Control` (private for anything that needs a credential), and the problem type pages. */
+const cachingFeature: ServiceFeature<LifecycleContext> = {
+  name: 'caching',
+  install: ({ app, requiredRole }) => {
+    provideSteps(app, [[cachingKey, { isPrivate: (request) => requiredRole(request) !== undefined }]]);
+    registerProblemDocs(app);
+  },
+};
+
+const lifecycleRoutesFeature: ServiceFeature<LifecycleContext> = {
+  name: 'lifecycle-routes',
+  install: ({ app, bundle, runtime, clock, api }) =>
+    registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix, title: api.title }),
+};
+
+/** Each deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`. */
+function registerLifecycleRoutes(
+  app: FastifyInstance,
+  options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string; title: string },
+): void {
+  const { bundle, runtime, clock, prefix, title } = options;
+  // A guide is a diff of two documents: built once per lifecycle state, not per request.
+  const cache = new Map<string, ReturnType<typeof buildServiceGuide>>();
+  app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
+    const from = (request.params as { name: string }).name;
+    const entry = runtime.document().versions.find((v) => v.name === from);
+    const elements = runtime.elements().filter((e) => e.version === from);
+    const endpoints = runtime.endpointDeprecations().filter((e) => e.version === from);
+    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement, elements, endpoints]);
+    let guide = cache.get(key);
+    if (!guide) {
+      guide = buildServiceGuide({ bundle, runtime, from, now: clock.now(), title });
+      if (cache.size >= 64) cache.clear();
+      cache.set(key, guide);
+    }
+    reply.header('vary', 'Accept');
+    const kind = guideFormat(request);
+    if (kind === 'markdown')
+      return reply.type('text/markdown; charset=utf-8').serializer(String).send(toMarkdown(guide));
+    if (kind === 'json') return reply.type('application/json; charset=utf-8').serializer(String).send(toJson(guide));
+    return reply.type('text/html; charset=utf-8').serializer(String).send(toHtml(guide));
+  });
+}
+
+function guideFormat(request: FastifyRequest): 'markdown' | 'json' | 'html' {
+  const accept = (request.headers.accept ?? '').toLowerCase();
+  if (accept.includes('text/markdown')) return 'markdown';
+  if (accept.includes('text/html')) return 'html';
+  if (accept.includes('json')) return 'json';
+  return 'html';
 }

@@ -1,43 +1,18 @@
 import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
 import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
-import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
+import { closingsOf, endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
-/** Options of {@link createClientAccess}. */
-export interface ClientAccessOptions {
-  grants?: Pick<ExtendedAccessStore, 'list'> | undefined;
-}
-
-/**
- * The active grants by subject, kept in memory per instance (reloaded on a change through the
- * change feed): which keys have per-client rules, and each client's own date. The per-client
- * decisions themselves are the decision table's (`decision-table/client-verdict.ts`).
- */
-export function createClientAccess(options: ClientAccessOptions) {
+/** The active grants by subject, per instance: which keys have per-client rules, and each client's own date. */
+export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore, 'list'> | undefined }) {
   // subject (`v1`, `v1 GET /users/{id}`) → client → its latest date.
   let bySubject = new Map<string, Map<string, number>>();
   // Moves each time a load changes the grants: what is derived from them is stale then.
   let stamp = 0;
   let loaded = '';
 
-  const closings = (state: LifecycleState, key: VerdictKey) => {
-    const found: Array<{ at: number; endpoint?: string }> = [];
-    const own = state.schedule(key.version)?.closedToNewClientsAt;
-    if (own !== undefined) found.push({ at: own });
-    for (const e of state.endpoints())
-      if (e.version === key.version && e.method === key.method && e.path === key.path)
-        if (e.closedToNewClientsAt !== undefined)
-          found.push({ at: e.closedToNewClientsAt, endpoint: e.method + ' ' + e.path });
-    return found;
-  };
-
-  /** The client's own date for a subject, within the cap; undefined without a grant or cap. */
-  const extension = (clientId: string, subject: string, cap: number | undefined): number | undefined => {
-    return cappedUntil(bySubject.get(subject)?.get(clientId), cap);
-  };
-
   return {
-    /** Reload the active grants (at start, and on every change of the `extended-access` topic). */
+    /** At start, and on every change of the `extended-access` topic. */
     async load(): Promise<void> {
       if (!options.grants) return;
       bySubject = indexGrants(await options.grants.list());
@@ -45,25 +20,16 @@ export function createClientAccess(options: ClientAccessOptions) {
       if (text !== loaded) stamp++;
       loaded = text;
     },
-    /**
-     * Whether a key's shared verdict has per-client rules: a grant for its version or
-     * endpoint (a client with extended access sees its own `Sunset` from the grant on), or, before the removal,
-     * a closing date. Every other key is answered by the shared verdict alone.
-     */
+    /** Whether a key's shared verdict has per-client rules: a grant, or, before the removal, a closing date. */
     touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
       if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
-      return !removed && closings(state, key).length > 0;
+      return !removed && closingsOf(state.schedule(key.version), state.endpoints(), key).length > 0;
     },
-    /** Moves each time a load changes the grants. */
     stamp: () => stamp,
-    /** The clients holding an active grant for a subject (`v1`, `v1 GET /users/{id}`). */
     extendedAccessClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
-    /** The client's own date for a subject, within the cap; undefined without a grant or cap. */
-    extensionOf: extension,
-    /**
-     * Whether a deprecated element used by a request has per-client rules now: past its sunset,
-     * a grant for it; from its closing date, the closing. One Map lookup at most.
-     */
+    extensionOf: (clientId: string, subject: string, cap: number | undefined): number | undefined =>
+      cappedUntil(bySubject.get(subject)?.get(clientId), cap),
+    /** Whether an element used has per-client rules now: past its sunset a grant, from its closing date the closing. */
     elementTouches(e: ElementDeprecation, now: number): boolean {
       if (now > e.sunsetAt) return bySubject.has(elementSubject(e));
       return e.closedToNewClientsAt !== undefined && now >= e.closedToNewClientsAt;
@@ -87,7 +53,6 @@ function indexGrants(list: readonly ExtendedAccessGrant[]): Map<string, Map<stri
   return index;
 }
 
-/** An element's key among the grants: its version and its name (`v2 element User.nickname`). */
 function elementSubject(e: { version: string; element: string }): string {
   return `${e.version} element ${e.element}`;
 }

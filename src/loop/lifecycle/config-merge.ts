@@ -16,10 +16,7 @@ export interface ConfigConflict {
 const datedFields = ['deprecatedAt', 'sunsetAt', ...deprecationDateKeys] as const;
 type DatedField = (typeof datedFields)[number];
 
-/**
- * The fingerprint of what a config entry declares about a version's schedule: the same entry,
- * however it is spelled in the file, gives the same fingerprint.
- */
+/** What an entry declares of a schedule: the same entry, however spelled, gives the same fingerprint. */
 function configFingerprint(v: VersionSettings): string {
   return JSON.stringify([
     v.deprecatedAt ?? null,
@@ -32,13 +29,7 @@ function configFingerprint(v: VersionSettings): string {
   ]);
 }
 
-/**
- * What a start does with a version the config file schedules, given what is stored. The file
- * applies when its entry is new or changed since it last applied (the fingerprint says which):
- * the fields it declares replace the stored ones, the others are kept. When the entry has not
- * changed, the stored schedule stands, changes made through the management API included. Either
- * way a difference between the two is returned, for the log.
- */
+/** The file applies when its entry is new or changed since it last applied, else the stored schedule stands. */
 export function mergeConfigured(options: {
   entry: VersionSettings;
   declared: StoredSchedule;
@@ -66,7 +57,6 @@ export function mergeConfigured(options: {
     : { save, conflict: conflictOf({ version: declared.version, winner: 'config', fields }) };
 }
 
-/** The dates the entry declares that the stored schedule holds otherwise. */
 function differences(
   entry: VersionSettings,
   declared: StoredSchedule,

@@ -6,13 +6,9 @@ import type { VersionedRequestHook } from '../../http/index.ts';
 import { releaseDates } from './policy-check.ts';
 import { createLifecycleRuntime } from './runtime.ts';
 import type { LifecycleRuntime } from './runtime-types.ts';
-import { lifecycleSection } from './settings-section.ts';
+import { lifecycleSection } from './settings.ts';
 
-/**
- * What the lifecycle part's features, and those of every part after it, are installed with: the
- * host's context, the stored lifecycle this part makes and provides, the usage part's operation
- * counter when it is registered before, and the lifecycle part's own options.
- */
+/** What the lifecycle part's features, and every later part's, are installed with. */
 export interface LifecycleContext extends ServiceContext {
   runtime: LifecycleRuntime;
   /** Counts every call of every version per operation and client (the usage part's); absent when counting is off. */
@@ -21,10 +17,7 @@ export interface LifecycleContext extends ServiceContext {
   options: ServiceOptions & { onVersionedRequest?: VersionedRequestHook[] };
 }
 
-/**
- * Load the stored lifecycle, merged with the config file's schedules, and provide it to the parts
- * registered after this one; its warnings and the config's conflicts with the store are logged once.
- */
+/** Load the stored lifecycle, log its warnings and conflicts once, and provide it to the later parts. */
 export async function provideLifecycleRuntime(
   scope: FastifyInstance,
   context: ServiceContext,

@@ -1,18 +1,16 @@
-import { tableLifecycleOf } from './decision-table/context-tables.ts';
-import type { FastifyRequest } from 'fastify';
-import { installProblemHandling } from '../../http/problem-handling.ts';
-import { versionary, type CallEvent } from '../../http/plugin/index.ts';
-import { removedVersionOf } from '../../http/removed-gate.ts';
+import { pickDefined } from '../../core/config/index.ts';
+import { versionary, type OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 import { forwardsUndocumented } from '../../http/forwarded-catch-all.ts';
 import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
-import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
-import { deferUsage } from '../usage/usage-step.ts';
-import { versionDocumentInfo } from './removed-document.ts';
-import { gatewayDocumentBuilder } from './forward-document.ts';
+import { usageIdentityOf } from '../../kernel/ports/principal.ts';
+import { versionaryBase } from './api-feature.ts';
+import { markEndpointDates, versionDocumentInfo } from './removed-document.ts';
 import type { LifecycleContext } from './context.ts';
-import { lifecycleSection } from './settings-section.ts';
+import { lifecycleSection } from './settings.ts';
+import { annotateElements, deprecatedOperation, verdictDeprecation } from '../../core/versions/index.ts';
+import type { LifecycleRuntime } from './runtime.ts';
 
 /**
  * The lifecycle part's `forward` option: every version of the API forwarded to an upstream in
@@ -46,58 +44,30 @@ export interface LoopForward {
   install?: (context: LifecycleContext) => void | Promise<void>;
 }
 
-/**
- * The forwarded API: every version forwarded to its upstream through the same `versionary`
- * plugin an app's handlers go through, so routing (path or `Accept`), problems, the removed gate,
- * lifecycle headers and usage per client are the same code. The credential of a Versionary key
- * stays here; the client id goes upstream in `clientHeader`.
- */
+/** The forwarded API, through the same `versionary` plugin as handlers; a Versionary key's credential stays here. */
 export function createForwardFeature(forward: LoopForward): ServiceFeature<LifecycleContext> {
   const { upstreams, documents, keepsCredential, clientHeader } = forward;
   return {
     name: 'forward',
     async install(context) {
-      const { app, bundle, clock, runtime, recorder, operations, options: appOptions, api } = context;
+      const { app, runtime, api } = context;
       // Forwarding owns its app (the gateway's): every route and every unknown path answers a problem.
-      installProblemHandling(app, {
-        bundle,
-        prefix: api.prefix,
-        vendor: api.vendor,
-        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
-        forwardsUndocumented: (version) => forwardsUndocumented(forward, version),
-      });
       await app.register(versionary, {
-        notFound: false,
-        bundle,
-        prefix: api.prefix,
-        vendor: api.vendor,
-        clientIdOf,
-        clientOf: lifecycleClientOf,
-        clock,
-        lifecycle: tableLifecycleOf(context),
+        ...versionaryBase(context, { forwardsUndocumented: (version) => forwardsUndocumented(forward, version) }),
         forward: {
           upstreams,
-          ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),
-          ...(forward.underscoresInHeaders !== undefined ? { underscoresInHeaders: forward.underscoresInHeaders } : {}),
-          ...(forward.forwardedHeaders ? { forwardedHeaders: forward.forwardedHeaders } : {}),
+          ...pickDefined(forward, [
+            'timeoutMs',
+            'underscoresInHeaders',
+            'forwardedHeaders',
+            'refuse',
+            'derived',
+            'forwardUndocumented',
+          ]),
           // The credential of a Versionary key stays here; the client id always comes from the gateway.
           ...(keepsCredential ? {} : { withheldHeaders: ['authorization', 'x-api-key'] }),
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
-          ...(forward.refuse ? { refuse: forward.refuse } : {}),
-          ...(forward.derived ? { derived: forward.derived } : {}),
-          ...(forward.forwardUndocumented ? { forwardUndocumented: forward.forwardUndocumented } : {}),
         },
-        // Written once the call is answered, and only if it was not refused (`after:usage`).
-        onUsage: (call, request) =>
-          deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
-        // Every call of every version, counted per operation and client for `versionary diff`.
-        ...(operations
-          ? {
-              onCall: (call: CallEvent, request: FastifyRequest) =>
-                deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
-            }
-          : {}),
-        onVersionedRequest: appOptions.onVersionedRequest ?? [],
         openapi: {
           title: api.title,
           document: gatewayDocumentBuilder({
@@ -110,5 +80,42 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
       });
       await forward.install?.(context);
     },
+  };
+}
+
+// `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
+const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
+
+/** A proxied version's document: the configured one, paths below the version base, marked as the service's are. */
+function gatewayDocumentBuilder(options: {
+  documents: Record<string, Record<string, unknown>>;
+  /** A version's lifecycle `info` members (a removed version's mark, the access dates), as the service marks its own. */
+  info: (name: string) => Record<string, unknown>;
+  /** Whose endpoint deprecations carry their access dates onto the operations. */
+  runtime: Pick<LifecycleRuntime, 'endpointDeprecations'>;
+}): OpenApiDocumentBuilder {
+  return ({ version, basePath, verdict, elements }) => {
+    const doc = structuredClone(options.documents[version.name] ?? {});
+    const paths: Record<string, unknown> = {};
+    for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+      const relative = path === basePath ? '/' : path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
+      for (const method of methods) {
+        const op = item?.[method] as Record<string, unknown> | undefined;
+        if (!op || typeof op !== 'object') continue;
+        const v = verdict({ method: methodOf(method), path: relative });
+        if (v.deprecated) op.deprecated = true;
+        const facts = verdictDeprecation(v);
+        if (facts) item[method] = { ...op, ...deprecatedOperation(op.description, facts) };
+      }
+      paths[relative] = item;
+    }
+    // Relative: the document is read from the gateway, so its base resolves against the gateway's own origin.
+    const info = { ...(doc.info as Record<string, unknown> | undefined), ...options.info(version.name) };
+    const served = { ...doc, info, servers: [{ url: basePath }], paths };
+    markEndpointDates(served, { runtime: options.runtime, version: version.name, basePath: '' });
+    // Its paths are relative to the version base by now, as the elements' are.
+    if (elements) annotateElements({ doc: served, version: version.name, basePath: '', elements });
+    return served;
   };
 }

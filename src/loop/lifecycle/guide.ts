@@ -7,11 +7,7 @@ import { toOpenApiDocument, type ApiVersion, type VersionBundle } from '../../co
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
-/**
- * The migration guide from a version to its replacement (or to `to`, a later version), generated
- * from the two versions' real OpenAPI documents, the declared change descriptions and the
- * lifecycle dates.
- */
+/** The migration guide from a version to its replacement (or `to`), from the two versions' documents. */
 export function buildServiceGuide(options: {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -19,7 +15,6 @@ export function buildServiceGuide(options: {
   /** A later version than `from`; its replacement by default. */
   to?: string;
   now: number;
-  /** The API's title (`api.title`), for the documents the guide compares. */
   title: string;
 }): MigrationGuide {
   const { bundle, runtime, from } = options;
@@ -34,8 +29,7 @@ export function buildServiceGuide(options: {
     });
   const elements = runtime.elements().filter((e) => e.version === from);
   const endpoints = runtime.endpointDeprecations().filter((e) => e.version === from);
-  // A version that stays, with endpoints, fields or parameters deprecated in it: their guide, which
-  // their notices, `Link` headers, manifest entries and documents point to.
+  // A version that stays, with endpoints or elements deprecated in it: their own guide.
   if (entry && old && !target && (elements.length > 0 || endpoints.length > 0))
     return elementGuide({ ...options, version: old, elements, endpoints });
   if (!entry || !old || !target) {
@@ -67,11 +61,7 @@ export function buildServiceGuide(options: {
   });
 }
 
-/**
- * The guide of a version's own deprecated endpoints, fields and query parameters, for a version
- * with no replacement: what to call or send instead of each, dated from the first deprecation to
- * the last sunset (past its sunset, each is refused).
- */
+/** The guide of a version's own deprecated endpoints and elements, for a version with no replacement. */
 function elementGuide(options: {
   runtime: LifecycleRuntime;
   version: ApiVersion;

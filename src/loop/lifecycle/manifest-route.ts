@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { buildDeprecationManifest, deprecationManifestType } from '../../core/lifecycle/index.ts';
 import type { ClientStore } from '../../kernel/ports/index.ts';
 import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
@@ -9,63 +9,49 @@ import { usable } from './runtime-state.ts';
 import { manifestUrlOf } from './manifest-url.ts';
 import type { LifecycleContext } from './context.ts';
 
-/** The manifest's body and entity tag, built once per lifecycle generation. */
-interface Built {
-  generation: number;
-  manifest: object;
-  body: string;
-  etag: string;
-}
-
 const etagOf = (body: string) => `"dm-${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 
 /**
- * `GET <prefix>/deprecations`: the API's deprecation manifest (`application/deprecations+json`).
- * Open like the documents (no key), and cacheable: the body is built once per lifecycle
- * generation, and its strong ETag is a hash of those bytes, so every instance that shares a
- * lifecycle tags it alike and a restart with another config never answers 304 to a stale copy.
- * The caching step sends `Cache-Control` and answers a matching `If-None-Match` with 304. A caller
- * whose client has a minimum version is answered its own view (`ownView`), tagged by its own bytes.
+ * `GET <prefix>/deprecations`, open and cacheable: built once per lifecycle generation, with a strong
+ * ETag hashed from its bytes, so instances tag it alike and a restart never answers 304 to a stale copy.
+ * A client with a minimum version gets its own view. Served with the portal off, by the gateway too.
  */
-function registerManifestRoute(
-  app: FastifyInstance,
-  options: { runtime: LifecycleRuntime; prefix: string; clients: Pick<ClientStore, 'find'> },
-): void {
-  const { runtime, prefix } = options;
-  let built: Built | undefined;
-  const current = (): Built => {
-    const generation = runtime.generation();
-    if (built?.generation === generation) return built;
-    const manifest = buildDeprecationManifest({
-      prefix,
-      versions: runtime.versions(),
-      endpoints: runtime
-        .endpointDeprecations()
-        .map((e) => ({ ...e, migrationUrl: usable(e.migrationUrl) ?? runtime.migrationUrl(e.version) })),
-      elements: runtime.elements(),
+export const manifestFeature: ServiceFeature<LifecycleContext> = {
+  name: 'deprecation-manifest',
+  install: (context) => {
+    const { app, runtime } = context;
+    const { prefix } = context.api;
+    const options = { runtime, clients: context.storage.clients };
+    let built: { generation: number; manifest: object; body: string; etag: string } | undefined;
+    const current = () => {
+      const generation = runtime.generation();
+      if (built?.generation === generation) return built;
+      const manifest = buildDeprecationManifest({
+        prefix,
+        versions: runtime.versions(),
+        endpoints: runtime
+          .endpointDeprecations()
+          .map((e) => ({ ...e, migrationUrl: usable(e.migrationUrl) ?? runtime.migrationUrl(e.version) })),
+        elements: runtime.elements(),
+      });
+      const body = JSON.stringify(manifest);
+      built = { generation, manifest, body, etag: etagOf(body) };
+      return built;
+    };
+    app.get(manifestUrlOf(prefix), async (request, reply) => {
+      const shared = current();
+      const { body, etag } = (await ownView(request, shared, options)) ?? shared;
+      // A caller with a credential may be answered its own view: a cache keeps one per credential.
+      reply.header('vary', 'Authorization, X-API-Key');
+      return reply.type(deprecationManifestType).header('etag', etag).serializer(String).send(body);
     });
-    const body = JSON.stringify(manifest);
-    built = { generation, manifest, body, etag: etagOf(body) };
-    return built;
-  };
-  app.get(manifestUrlOf(prefix), async (request, reply) => {
-    const shared = current();
-    const { body, etag } = (await ownView(request, shared, options)) ?? shared;
-    // A caller with a credential may be answered its own view: a cache keeps one per credential.
-    reply.header('vary', 'Authorization, X-API-Key');
-    return reply.type(deprecationManifestType).header('etag', etag).serializer(String).send(body);
-  });
-}
+  },
+};
 
-/**
- * The manifest as the calling client reads it, when it has a minimum version: every entry, and a
- * `client` member naming the minimum and the versions it retires for that client alone (its calls
- * to them answer 410 `VERSION_RETIRED_FOR_CLIENT`). Undefined for any other caller, who gets the
- * shared body.
- */
+/** The manifest with a `client` member (its minimum, the versions retired for it alone), for a client that has one. */
 async function ownView(
   request: FastifyRequest,
-  shared: Built,
+  shared: { manifest: object; body: string; etag: string },
   options: { runtime: LifecycleRuntime; clients: Pick<ClientStore, 'find'> },
 ): Promise<{ body: string; etag: string } | undefined> {
   const client = lifecycleClientOf(request);
@@ -78,14 +64,3 @@ async function ownView(
   const body = JSON.stringify({ ...shared.manifest, client: { id: client, minimumVersion: minimum, retired } });
   return { body, etag: etagOf(body) };
 }
-
-/** The deprecation manifest: in the lifecycle part, so it is served with the portal off, by the gateway too. */
-export const manifestFeature: ServiceFeature<LifecycleContext> = {
-  name: 'deprecation-manifest',
-  install: (context) =>
-    registerManifestRoute(context.app, {
-      runtime: context.runtime,
-      prefix: context.api.prefix,
-      clients: context.storage.clients,
-    }),
-};

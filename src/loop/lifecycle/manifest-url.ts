@@ -5,11 +5,7 @@ export function manifestUrlOf(prefix: string): string {
   return `${prefix}/deprecations`;
 }
 
-/**
- * The `Link` value that points at the manifest (draft-rmili-httpapi-deprecation-manifest: found
- * through the `deprecation` relation, told apart from the migration guide by its `type`). It has
- * no `title`: a titled `rel="deprecation"` names a deprecated element the request used.
- */
+/** The manifest's `Link`: `rel="deprecation"`, told from the guide by its `type`; untitled, unlike an element's. */
 export function manifestLinkOf(prefix: string): string {
   return `<${manifestUrlOf(prefix)}>; rel="deprecation"; type="${deprecationManifestType}"`;
 }

@@ -1,22 +1,12 @@
-import {
-  checkLifecycleConfig,
-  declaredOrder,
-  deprecationDatesOf,
-  MONTH_MS,
-  orderReleases,
-  PolicyRule,
-  type LifecycleVersion,
-} from '../../core/lifecycle/index.ts';
+import { declaredOrder, deprecationDatesOf, MONTH_MS, orderReleases } from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { StoredSchedule } from '../../kernel/ports/index.ts';
-import type { LifecycleSettings, VersionSettings } from './settings.ts';
+import type { VersionSettings } from './settings.ts';
 
 /**
- * The schedule a config file's entry declares, or none when it declares no sunset and no removal.
- * `deprecatedAt` stands in for an entry without one: the stored date, else now. An entry marked
- * `removed` without a `sunsetAt` is removed when a start first reads it: at its stored sunset if
- * that has passed already (it was removed then), else now, never at its old deprecation date.
+ * The schedule a config entry declares (none without a sunset or a removal). An entry marked `removed`
+ * without a `sunsetAt` is removed at its stored sunset if past, else now, never at its old deprecation date.
  */
 export function configuredSchedule(
   name: string,
@@ -40,11 +30,25 @@ export function configuredSchedule(
   };
 }
 
-/**
- * Release instants of the bundle's versions, from the dates the caller knows (the reference
- * service's built-in ones; none for a team's API or the gateway). A version without one has no
- * `releasedAt`: the runtime keeps its place with a stand-in that no client is shown.
- */
+/** The default deprecation of a version when the config declares none: six months' notice from now. */
+export function defaultSchedule(name: string, now: number): StoredSchedule {
+  return configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, { now })!;
+}
+
+/** The versions in declared order with their release instants (the config's, else the bundle's), or `problems`. */
+export function orderVersions(
+  configured: Readonly<Record<string, Pick<VersionSettings, 'releasedAt'>>>,
+  bundle: ReadonlyArray<{ name: string; releasedAt?: number | undefined }>,
+): { names: string[] } & ReturnType<typeof orderReleases> {
+  const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
+  const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
+  const ordered = orderReleases(
+    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
+  );
+  return { names, ...ordered };
+}
+
+/** Release instants the caller knows (none for a team's API or the gateway: the runtime keeps a stand-in). */
 export function releaseDates(
   bundle: Pick<VersionBundle, 'versions'>,
   releases: Readonly<Record<string, string>> = {},
@@ -53,68 +57,4 @@ export function releaseDates(
     const releasedAt = parseIsoInstant(releases[v.name] ?? '');
     return releasedAt === undefined ? { name: v.name } : { name: v.name, releasedAt };
   });
-}
-
-/**
- * Every lifecycle policy violation of the config file alone, before any storage is opened: the
- * rules `createLifecycleRuntime` applies at start (release order, sunset order, concrete sunset,
- * notice period, replacement, migration guide), over the file's versions and the bundle's. Pure,
- * so a start reports them with the configuration's own errors in one message; the runtime checks
- * again with the stored schedules. Versions whose entry has an error already reported are left out.
- */
-export function lifecyclePolicyProblems(options: {
-  settings: LifecycleSettings;
-  /** The versions with code, oldest first (the bundle's). */
-  versions: readonly string[];
-  prefix: string;
-  now: number;
-  /** Deprecated with the default notice when the file declares no versions (`installService`'s default). */
-  defaultDeprecated?: readonly string[];
-  /** Release dates of versions whose entry declares none (`releaseDates`). */
-  releases?: Readonly<Record<string, string>>;
-}): string[] {
-  const { settings, now, prefix } = options;
-  const flawed = new Set(settings.flawed ?? []);
-  const configured = Object.fromEntries(Object.entries(settings.versions ?? {}).filter(([name]) => !flawed.has(name)));
-  const bundle = releaseDates(
-    { versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] },
-    options.releases,
-  );
-  const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
-  const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
-  const { releases, problems } = orderReleases(
-    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
-  );
-  if (problems.length > 0) return problems.map((p) => `valid-config: ${p}`);
-  const defaults = settings.versions ? [] : (options.defaultDeprecated ?? []);
-  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
-    const schedule = defaults.includes(name)
-      ? configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, { now })
-      : configured[name] && configuredSchedule(name, configured[name], { now });
-    const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
-    const replacement = configured[name]?.replacement;
-    return {
-      name,
-      releasedAt,
-      migrationUrl,
-      ...(schedule
-        ? {
-            schedule: {
-              version: name,
-              deprecatedAt: schedule.deprecatedAt,
-              sunsetAt: schedule.sunsetAt,
-              removed: schedule.removed,
-              reason: schedule.reason,
-            },
-          }
-        : {}),
-      ...(replacement ? { replacement } : {}),
-    };
-  });
-  // A deprecation the file leaves undated starts at its stored date, else now: only the runtime,
-  // with the store, can tell its notice period.
-  const undated = (name: unknown) => typeof name === 'string' && configured[name]?.deprecatedAt === undefined;
-  return checkLifecycleConfig({ versions, audience: settings.audience })
-    .violations.filter((v) => !(v.extensions.rule === PolicyRule.NoticePeriod && undated(v.extensions.version)))
-    .map((v) => v.detail);
 }

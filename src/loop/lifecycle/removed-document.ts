@@ -2,31 +2,19 @@ import type { DeprecationDates } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
-/**
- * `info` members of a version's document, wherever it is served (the service or the gateway): a
- * removed version's mark (it stays readable for migration, but says plainly what its requests are
- * answered), and the version's access dates when its deprecation sets them.
- */
+/** `info` members of a version's document: a removed version's mark, and its access dates. */
 export function versionDocumentInfo(options: {
   runtime: LifecycleRuntime;
   name: string;
   status: number;
 }): Record<string, unknown> {
-  const dates = options.runtime.scheduleOf(options.name);
-  return { ...removedDocumentInfo({ ...options, cap: dates?.extendedAccessUntil }), ...accessDates(dates) };
-}
-
-function removedDocumentInfo(options: {
-  runtime: LifecycleRuntime;
-  name: string;
-  status: number;
-  cap: number | undefined;
-}): Record<string, unknown> {
-  const { runtime, name, cap } = options;
+  const { runtime, name } = options;
+  const dates = runtime.scheduleOf(name);
   const removed = runtime.verdict({ version: name, method: 'GET', path: '/' });
-  if (!removed.removed) return {};
+  if (!removed.removed) return accessDates(dates);
   const sunset = formatIsoInstant(removed.sunsetAt!);
   const replacement = removed.removed.extensions.replacement;
+  const cap = dates?.extendedAccessUntil;
   // With a cap, an owner may grant a client extended access: that client is served, so "every
   // request" would be false. The sentence holds at any instant, before the cap and after it.
   const except =
@@ -37,13 +25,10 @@ function removedDocumentInfo(options: {
     'x-removed': true,
     'x-sunset': sunset,
     description: `REMOVED: ${name} was removed at its sunset date, ${sunset}. Every request to it answers ${options.status} with a problem body${except}${replacement ? `; use ${String(replacement)} instead` : ''}. This document is kept for migration only.`,
+    ...accessDates(dates),
   };
 }
 
-/**
- * `x-closed-to-new-clients` and `x-extended-access-until` (ISO 8601) of a version or endpoint
- * deprecation that sets them; nothing otherwise.
- */
 function accessDates(dates: DeprecationDates | undefined): Record<string, string> {
   return {
     ...(dates?.closedToNewClientsAt === undefined
@@ -55,10 +40,7 @@ function accessDates(dates: DeprecationDates | undefined): Record<string, string
   };
 }
 
-/**
- * Each deprecated endpoint's own access dates on its operation of the version's document, whose
- * paths are `<basePath><path>` (the service's are in full, the gateway's below the version base).
- */
+/** Each deprecated endpoint's access dates on its operation (`<basePath><path>`). */
 export function markEndpointDates(
   doc: Record<string, unknown>,
   o: { runtime: Pick<LifecycleRuntime, 'endpointDeprecations'>; version: string; basePath: string },

@@ -1,44 +1,27 @@
 import { ErrorCode } from '../../core/errors/index.ts';
-import {
-  createViolation,
-  declaredOrder,
-  MONTH_MS,
-  orderReleases,
-  PolicyRule,
-  toPolicyError,
-} from '../../core/lifecycle/index.ts';
-import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
-import { configuredSchedule } from './policy-check.ts';
+import { createViolation, PolicyRule, toPolicyError } from '../../core/lifecycle/index.ts';
+import type { StoredSchedule } from '../../kernel/ports/index.ts';
+import { configuredSchedule, defaultSchedule, orderVersions } from './policy-check.ts';
 import { mergeConfigured, type ConfigConflict } from './config-merge.ts';
 import type { LifecycleRuntimeOptions } from './runtime-types.ts';
 
-/** The lifecycle as it stands once a start has written the config's schedules to the store. */
-export interface StartedLifecycle {
-  schedules: Map<string, StoredSchedule>;
-  endpoints: EndpointDeprecation[];
-  /** Every version, in declared order. */
-  names: string[];
-  /** Each version's release instant: its own, or a stand-in that keeps the declared order. */
-  released: Map<string, number>;
-  /** The versions whose release instant is a stand-in. */
-  undated: Set<string>;
-  /** Where the config file and the stored schedules differed, and which one won: logged at start. */
-  conflicts: ConfigConflict[];
-}
+/** The lifecycle once a start has written the config's schedules to the store. */
+export type StartedLifecycle = Awaited<ReturnType<typeof startLifecycle>>;
 
-/**
- * Load schedules from the store and write the config's over them: the default deprecations of a
- * first start, each configured schedule whose entry is new or changed since it last applied
- * (`mergeConfigured`) and each configured endpoint deprecation. Refuses to
- * start when the release dates contradict the declared order.
- */
-export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<StartedLifecycle> {
+/** Write the config's schedules over the stored ones (`mergeConfigured`); refuse a contradictory release order. */
+export async function startLifecycle(options: LifecycleRuntimeOptions) {
   const { settings, store, clock } = options;
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
   await saveDefaultDeprecations(options, schedules);
   const configured = settings.versions ?? {};
-  const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions.map((v) => v.name) });
-  const releases = orderedReleases(options, names);
+  const { names, releases, problems } = orderVersions(configured, options.versions);
+  const orderError = toPolicyError(
+    problems.map((message) =>
+      createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
+    ),
+    { subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig },
+  );
+  if (orderError) throw orderError;
   const conflicts: ConfigConflict[] = [];
   for (const [name, entry] of Object.entries(configured)) {
     const declared = configuredSchedule(name, entry, { now: clock.now(), stored: schedules.get(name) });
@@ -63,7 +46,6 @@ export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<
   };
 }
 
-/** With no versions in the config, the given versions are deprecated with the default notice, once. */
 async function saveDefaultDeprecations(
   options: LifecycleRuntimeOptions,
   schedules: Map<string, StoredSchedule>,
@@ -71,39 +53,8 @@ async function saveDefaultDeprecations(
   const { settings, store, clock } = options;
   for (const name of settings.versions ? [] : (options.defaultDeprecated ?? [])) {
     if (schedules.has(name)) continue;
-    const now = clock.now();
-    const stored: StoredSchedule = {
-      version: name,
-      deprecatedAt: now,
-      sunsetAt: now + 6 * MONTH_MS,
-      removed: false,
-      reason: 'planned',
-      migrationUrl: null,
-    };
+    const stored = defaultSchedule(name, clock.now());
     await store.saveSchedule(stored);
     schedules.set(name, stored);
   }
-}
-
-/** The versions' release instants in declared order; a contradiction is a config error. */
-function orderedReleases(
-  options: LifecycleRuntimeOptions,
-  names: string[],
-): ReturnType<typeof orderReleases>['releases'] {
-  const configured = options.settings.versions ?? {};
-  const builtIn = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
-  const { releases, problems } = orderReleases(
-    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
-  );
-  const orderError = toPolicyError(
-    problems.map((message) =>
-      createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
-    ),
-    {
-      subject: 'lifecycle configuration',
-      code: ErrorCode.InvalidConfig,
-    },
-  );
-  if (orderError) throw orderError;
-  return releases;
 }

@@ -10,30 +10,8 @@ import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../../
 import type { StartedLifecycle } from './runtime-start.ts';
 import type { LifecycleSettings } from './settings.ts';
 
-/** The lifecycle state of a running service: schedules, endpoint deprecations, and what follows from them. */
-export interface LifecycleState {
-  schedule(version: string): StoredSchedule | undefined;
-  endpoints(): EndpointDeprecation[];
-  /** Every version, by release instant; built once per change of state. */
-  versions(): LifecycleVersion[];
-  migrationUrl(version: string): string;
-  /** The version's explicit replacement, else the next version that is not deprecated. */
-  replacementOf(version: string): string | undefined;
-  generation(): number;
-  /** Call `listener` each time the generation moves. */
-  onChange(listener: () => void): void;
-  /** Replace the schedules or the endpoint deprecations; the generation moves only on a real change. */
-  replace(update: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
-  /**
-   * Flag the version removed once its own sunset has passed, and persist that, so every instance
-   * agrees; a version already flagged, or not past its sunset, is left as it is.
-   */
-  flagIfSunsetPassed(version: string): void;
-  /** {@link LifecycleState.flagIfSunsetPassed} for every version with a schedule. */
-  flagPassedSunsets(): void;
-}
+export type LifecycleState = ReturnType<typeof createLifecycleState>;
 
-/** The state over what a start loaded, writing a passed sunset back to `store`. */
 export function createLifecycleState(options: {
   started: StartedLifecycle;
   settings: LifecycleSettings;
@@ -41,7 +19,7 @@ export function createLifecycleState(options: {
   clock: Clock;
   prefix: string;
   onError?: ((error: unknown) => void) | undefined;
-}): LifecycleState {
+}) {
   const { started, store, clock, prefix } = options;
   const configured = options.settings.versions ?? {};
   let { schedules, endpoints } = started;
@@ -74,12 +52,12 @@ export function createLifecycleState(options: {
   const versions = (): LifecycleVersion[] =>
     (lifecycleVersions ??= Object.freeze(buildVersions()) as LifecycleVersion[]);
 
-  const state: LifecycleState = {
-    schedule: (version) => schedules.get(version),
+  const state = {
+    schedule: (version: string): StoredSchedule | undefined => schedules.get(version),
     endpoints: () => endpoints,
     versions,
     migrationUrl,
-    replacementOf(name) {
+    replacementOf(name: string): string | undefined {
       const all = versions();
       const explicit = all.find((v) => v.name === name)?.replacement;
       if (explicit) return explicit;
@@ -87,15 +65,16 @@ export function createLifecycleState(options: {
       return all.slice(index + 1).find((v) => !v.schedule)?.name;
     },
     generation: () => generation,
-    onChange: (listener) => void listeners.push(listener),
-    replace(update) {
+    onChange: (listener: () => void) => void listeners.push(listener),
+    replace(update: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }) {
       const before = stateOf();
       if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
       if (update.endpoints) endpoints = update.endpoints;
       lifecycleVersions = undefined;
       if (stateOf() !== before) moved();
     },
-    flagIfSunsetPassed(version) {
+    /** Flag the version removed once its own sunset has passed, and persist that, so every instance agrees. */
+    flagIfSunsetPassed(version: string) {
       const own = schedules.get(version);
       if (!own || !checkDeprecationStatus({ schedule: toSchedule(own), clock }).flaggedRemoved) return;
       const flagged = { ...own, removed: true };
@@ -111,7 +90,6 @@ export function createLifecycleState(options: {
   return state;
 }
 
-/** The core's schedule of a stored one (without its migration URL). */
 export function toSchedule(s: StoredSchedule): DeprecationSchedule {
   return {
     version: s.version,

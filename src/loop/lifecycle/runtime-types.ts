@@ -16,7 +16,6 @@ import type {
 import type { LifecycleSettings } from './settings.ts';
 import type { ConfigConflict } from './config-merge.ts';
 
-/** Options for `createLifecycleRuntime`. */
 export interface LifecycleRuntimeOptions {
   settings: LifecycleSettings;
   store: LifecycleStore;

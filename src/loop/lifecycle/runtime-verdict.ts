@@ -5,22 +5,17 @@ import {
   type LifecycleVerdict,
   type VerdictCandidate,
 } from '../../core/lifecycle/index.ts';
-import type { LifecycleState } from './runtime-state.ts';
-import { toSchedule, usable } from './runtime-state.ts';
+import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
+import { toSchedule, usable, type LifecycleState } from './runtime-state.ts';
 import type { LifecycleSettings } from './settings.ts';
 
-/** A request's key: the version it asked for and the operation it reached. */
 export interface VerdictKey {
   version: string;
   method: string;
   path: string;
 }
 
-/**
- * The verdict of one key from the state as it is, and until when it holds: the version's own
- * schedule and any deprecation of this endpoint compete, the removed one or the nearest sunset
- * wins. Reads the state only.
- */
+/** The verdict of one key, and until when it holds: the removed candidate or the nearest sunset wins. */
 export function computeVerdict(
   state: LifecycleState,
   key: VerdictKey,
@@ -29,10 +24,7 @@ export function computeVerdict(
     prefix: string;
     settings: LifecycleSettings;
     manifestLink: string;
-    /**
-     * One client's own date past a subject's sunset (`v1`, `v1 GET /users`), given the subject's
-     * cap: the subject is then judged with that date as its sunset. Absent for the shared verdict.
-     */
+    /** One client's own date past a subject's sunset, given its cap; absent for the shared verdict. */
     extension?: (subject: string, cap: number | undefined) => number | undefined;
   },
 ): { verdict: LifecycleVerdict; until: number } {
@@ -50,21 +42,19 @@ export function computeVerdict(
       schedule: extended(key.version, toSchedule(own), own.extendedAccessUntil),
       migrationUrl: state.migrationUrl(key.version),
     });
-  for (const e of state.endpoints()) {
-    if (e.version === key.version && e.method === key.method && e.path === key.path) {
-      const schedule: DeprecationSchedule = {
-        version: key.version,
-        deprecatedAt: e.deprecatedAt,
-        sunsetAt: e.sunsetAt,
-        removed: false,
-        reason: 'planned',
-      };
-      candidates.push({
-        schedule: extended(endpointSubject(key), schedule, e.extendedAccessUntil),
-        migrationUrl: usable(e.migrationUrl) ?? state.migrationUrl(key.version),
-        subject: `${e.method} ${e.path} in ${key.version}`,
-      });
-    }
+  for (const e of endpointsOf(state.endpoints(), key)) {
+    const schedule: DeprecationSchedule = {
+      version: key.version,
+      deprecatedAt: e.deprecatedAt,
+      sunsetAt: e.sunsetAt,
+      removed: false,
+      reason: 'planned',
+    };
+    candidates.push({
+      schedule: extended(endpointSubject(key), schedule, e.extendedAccessUntil),
+      migrationUrl: usable(e.migrationUrl) ?? state.migrationUrl(key.version),
+      subject: `${e.method} ${e.path} in ${key.version}`,
+    });
   }
   const replacement = state.replacementOf(key.version);
   const evaluated = evaluateVerdict({
@@ -86,4 +76,22 @@ export function computeVerdict(
 /** The subject key of an endpoint, as grants name it: `v1 GET /users/{id}`. */
 export function endpointSubject(key: VerdictKey): string {
   return `${key.version} ${key.method} ${key.path}`;
+}
+
+export function endpointsOf(endpoints: readonly EndpointDeprecation[], key: VerdictKey): EndpointDeprecation[] {
+  return endpoints.filter((e) => e.version === key.version && e.method === key.method && e.path === key.path);
+}
+
+/** A key's closings to new clients: its version's, and its endpoint's (`endpoint`: `GET /users`). */
+export function closingsOf(
+  schedule: StoredSchedule | undefined,
+  endpoints: readonly EndpointDeprecation[],
+  key: VerdictKey,
+): Array<{ at: number; endpoint?: string }> {
+  const found: Array<{ at: number; endpoint?: string }> = [];
+  if (schedule?.closedToNewClientsAt !== undefined) found.push({ at: schedule.closedToNewClientsAt });
+  for (const e of endpointsOf(endpoints, key))
+    if (e.closedToNewClientsAt !== undefined)
+      found.push({ at: e.closedToNewClientsAt, endpoint: `${e.method} ${e.path}` });
+  return found;
 }

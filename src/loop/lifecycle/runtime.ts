@@ -3,18 +3,13 @@ import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 import { startLifecycle } from './runtime-start.ts';
 import { createLifecycleState } from './runtime-state.ts';
 import type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
-import { computeVerdict, endpointSubject } from './runtime-verdict.ts';
+import { computeVerdict, endpointsOf, endpointSubject } from './runtime-verdict.ts';
 import { manifestLinkOf } from './manifest-url.ts';
 import { createClientAccess } from './client-access.ts';
-import { unscheduled } from './unscheduled.ts';
 
 export type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 
-/**
- * Load schedules from the store, merge the config file's, check every policy rule (refusing to
- * start on a violation) and answer per request from a cache that expires when the headers next
- * change.
- */
+/** Refuses to start on a policy violation; answers per request from a cache kept until the headers next change. */
 export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): Promise<LifecycleRuntime> {
   const { settings, store, clock, prefix } = options;
   const started = await startLifecycle(options);
@@ -33,8 +28,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       const id = `${key.version} ${key.method} ${key.path}`;
       const hit = cache.get(id);
       if (hit && clock.now() < hit.until) return hit.verdict;
-      // A cached verdict holds until the next instant the headers change, a sunset among them: the
-      // state catches up with the clock here, before the verdict is computed from it.
+      // A cached verdict holds until the headers next change: the state catches up with the clock first.
       state.flagIfSunsetPassed(key.version);
       const fresh = computeVerdict(state, key, { clock, prefix, settings, manifestLink });
       if (access.touches(state, key, fresh.verdict.removed !== undefined)) fresh.verdict.perClient = true;
@@ -59,11 +53,11 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       if (subject.endpoint === undefined)
         return access.extensionOf(clientId, subject.version, state.schedule(subject.version)?.extendedAccessUntil);
       const [method, path] = subject.endpoint.split(' ') as [string, string];
-      const e = state.endpoints().find((d) => d.version === subject.version && d.method === method && d.path === path);
+      const key = { version: subject.version, method, path };
       return access.extensionOf(
         clientId,
-        endpointSubject({ version: subject.version, method, path }),
-        e?.extendedAccessUntil,
+        endpointSubject(key),
+        endpointsOf(state.endpoints(), key)[0]?.extendedAccessUntil,
       );
     },
     elementTouches: (e) => access.elementTouches(e, clock.now()),
@@ -90,7 +84,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     headerStyle: settings.headerStyle,
     audience: settings.audience,
     generation: state.generation,
-    unscheduled: (key) => unscheduled(state, key),
+    // Nothing to weigh, close or grant: the lifecycle step has nothing to do on the route until the generation moves.
+    unscheduled: (key) => !state.schedule(key.version) && endpointsOf(state.endpoints(), key).length === 0,
     onChange: state.onChange,
     apply(update) {
       cache.clear();

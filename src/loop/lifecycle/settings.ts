@@ -16,14 +16,11 @@ import {
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
+import { settingsSection } from '../host/config.ts';
 
-/**
- * One version's lifecycle as the config file declares it: the core schema's entry, read (instants
- * in epoch milliseconds), with `removed` and `reason` always said.
- */
+/** One version's entry as the config file declares it, read (instants in epoch ms). */
 export type VersionSettings = VersionLifecycle;
 
-/** The lifecycle part of the config file, parsed. */
 export interface LifecycleSettings {
   audience: Audience;
   removedStatus: 410 | 404;
@@ -40,9 +37,8 @@ export interface LifecycleSettings {
 }
 
 /**
- * Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error found
- * into `errors`: the shape against the core's `LifecycleConfigSchema`, the plugin's very shape, then
- * the rules across fields and the migration URLs (an absolute http(s) URL or a path).
+ * Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error into `errors`.
+ * @internal exported for the tests (the loop reads it through `lifecycleSection`)
  */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
@@ -121,3 +117,9 @@ function url(options: { value: unknown; where: string; problems: string[] }): st
   if (problem && !options.problems.some((p) => p.startsWith(`${options.where} `))) options.problems.push(problem);
   return problem ? undefined : options.value;
 }
+
+/** The lifecycle part's section of the config file: the versions' schedules and the lifecycle's rules. */
+export const lifecycleSection = settingsSection('lifecycle', {
+  keys: lifecycleConfigKeys,
+  parse: parseLifecycleSettings,
+});

@@ -1,12 +1,11 @@
 import { isVersionaryError } from '../../core/errors/index.ts';
 import type { LoopConfig } from '../host/config.ts';
-import { lifecycleSection } from './settings-section.ts';
-import { lifecyclePolicyProblems } from './policy-check.ts';
+import { lifecycleSection } from './settings.ts';
+import { checkLifecycleConfig, PolicyRule, type LifecycleVersion } from '../../core/lifecycle/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { configuredSchedule, defaultSchedule, orderVersions, releaseDates } from './policy-check.ts';
 
-/**
- * Each problem a start-up error lists, one a line: a configuration's `errors`, a policy error's
- * violations, else its detail. Undefined for an error that is not Versionary's (a bug, kept as it is).
- */
+/** Each problem a start-up error lists; undefined for an error that is not Versionary's (a bug). */
 export function problemsOf(error: unknown): string[] | undefined {
   if (!isVersionaryError(error)) return undefined;
   if (error.errors && error.errors.length > 0) return error.errors.map((e) => e.detail);
@@ -16,27 +15,57 @@ export function problemsOf(error: unknown): string[] | undefined {
   return [error.detail];
 }
 
-/**
- * The start's second pass, over what the first parsed: the lifecycle policy of the config file
- * against the bundle's versions, with no storage, so a policy violation is told with the
- * configuration's own errors rather than one start later.
- */
+/** Every policy violation of the config file alone, before storage opens, told with the configuration's errors. */
 export function policyProblems(options: {
   config: LoopConfig;
-  /** The versions with code, oldest first (the bundle's). */
   versions: readonly string[];
   prefix: string;
+  /** Deprecated with the default notice when the file declares no versions; all but the newest by default. */
   defaultDeprecated?: readonly string[];
   /** Release dates of versions whose entry declares none: the reference service's built-in ones, else none. */
   releases?: Readonly<Record<string, string>>;
   now?: number;
 }): string[] {
-  return lifecyclePolicyProblems({
-    settings: lifecycleSection.of(options.config),
-    versions: options.versions,
-    prefix: options.prefix,
-    now: options.now ?? Date.now(),
-    defaultDeprecated: options.defaultDeprecated ?? options.versions.slice(0, -1),
-    ...(options.releases ? { releases: options.releases } : {}),
+  const { prefix } = options;
+  const settings = lifecycleSection.of(options.config);
+  const now = options.now ?? Date.now();
+  const flawed = new Set(settings.flawed ?? []);
+  const configured = Object.fromEntries(Object.entries(settings.versions ?? {}).filter(([name]) => !flawed.has(name)));
+  const bundle = releaseDates(
+    { versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] },
+    options.releases,
+  );
+  const { releases, problems } = orderVersions(configured, bundle);
+  if (problems.length > 0) return problems.map((p) => `valid-config: ${p}`);
+  const defaults = settings.versions ? [] : (options.defaultDeprecated ?? options.versions.slice(0, -1));
+  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
+    const schedule = defaults.includes(name)
+      ? defaultSchedule(name, now)
+      : configured[name] && configuredSchedule(name, configured[name], { now });
+    const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
+    const replacement = configured[name]?.replacement;
+    return {
+      name,
+      releasedAt,
+      migrationUrl,
+      ...(schedule
+        ? {
+            schedule: {
+              version: name,
+              deprecatedAt: schedule.deprecatedAt,
+              sunsetAt: schedule.sunsetAt,
+              removed: schedule.removed,
+              reason: schedule.reason,
+            },
+          }
+        : {}),
+      ...(replacement ? { replacement } : {}),
+    };
   });
+  // A deprecation the file leaves undated starts at its stored date, else now: only the runtime,
+  // with the store, can tell its notice period.
+  const undated = (name: unknown) => typeof name === 'string' && configured[name]?.deprecatedAt === undefined;
+  return checkLifecycleConfig({ versions, audience: settings.audience })
+    .violations.filter((v) => !(v.extensions.rule === PolicyRule.NoticePeriod && undated(v.extensions.version)))
+    .map((v) => v.detail);
 }

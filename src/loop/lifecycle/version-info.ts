@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock/index.ts';
+import { pickDefined } from '../../core/config/index.ts';
 import {
   deprecationDatesOf,
   type DeprecationDates,
@@ -13,7 +14,6 @@ import type { LifecycleRuntime } from './runtime.ts';
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { isMigrationUrl } from '../../core/text/index.ts';
 
-/** Everything the docs pages, the changelog and the catalog say about one version. */
 export interface VersionInfo extends DeprecationDates {
   name: string;
   state: LifecycleState;
@@ -28,23 +28,14 @@ export interface VersionInfo extends DeprecationDates {
   guideUrl?: string;
   openapiUrl: string;
   docsUrl: string;
-  /** Descriptions of the declared changes this version introduced. */
   changes: string[];
-  /** Endpoints of this version deprecated on their own. */
   endpoints: EndpointDeprecation[];
   /** Fields and query parameters of this version deprecated on their own, before and after their sunset. */
   elements: ElementDeprecation[];
-  /** The version still has code and serves requests. */
   served: boolean;
 }
 
-/** Where a version's docs page lives. */
-const docsUrlOf = (name: string) => `/docs/${name}`;
-
-/**
- * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),
- * oldest release first.
- */
+/** Each version's live lifecycle and declared changes, oldest release first. */
 export function describeVersions(options: {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -73,7 +64,7 @@ export function describeVersions(options: {
         ? { guideUrl: entry.migrationUrl }
         : {}),
       openapiUrl: entry.openapiUrl ?? `/api/${entry.name}/openapi.json`,
-      docsUrl: docsUrlOf(entry.name),
+      docsUrl: `/docs/${entry.name}`,
       changes: version?.changes.map((c) => c.description) ?? [],
       endpoints: endpoints.filter((e) => e.version === entry.name && e.sunsetAt > now),
       // Kept after their sunset: the version still documents them (a field stays until the next version).
@@ -84,18 +75,14 @@ export function describeVersions(options: {
   });
 }
 
-/** The changelog's view of the versions; `bundle` tells which version is the first. */
 export function toChangelogVersions(infos: readonly VersionInfo[], bundle: VersionBundle): ChangelogVersion[] {
   const first = bundle.versions[0]?.name;
   return infos.map((v) => ({
     name: v.name,
-    ...(v.releasedAt !== undefined ? { releasedAt: v.releasedAt } : {}),
+    ...pickDefined(v, ['releasedAt']),
     ...(v.name === first ? { first: true } : {}),
     changes: v.changes,
     removed: v.status === 'removed',
-    ...(v.deprecatedAt !== undefined ? { deprecatedAt: v.deprecatedAt } : {}),
-    ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt } : {}),
-    ...(v.replacement ? { replacement: v.replacement } : {}),
-    ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+    ...pickDefined(v, ['deprecatedAt', 'sunsetAt', 'replacement', 'guideUrl']),
   }));
 }

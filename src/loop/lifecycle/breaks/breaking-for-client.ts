@@ -1,36 +1,16 @@
 import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
 import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
-import type { BreaksOptions } from './breaks-options.ts';
-import type { BreakingChange } from './breaking-change.ts';
+import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
 import { toClientWords } from './client-words.ts';
 
-/** A breaking change towards the replacement, as a client reads it. */
 export interface ClientBreakingChange {
   /** The endpoints this client calls that the change reaches (`GET /api/users`). */
   endpoints: string[];
-  /** What changes, in plain words ({@link toClientWords}). */
   text: string;
 }
 
-/**
- * The breaking changes from version `from` to version `to` that reach one of `endpoints`
- * (`GET /users/{id}`), diffed from the two versions' documents as the migration guide is.
- * `undefined` when either version is not in the bundle.
- */
-function breakingBetween(
-  options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
-  pair: { from: string; to: string; endpoints: readonly string[] },
-): BreakingChange[] | undefined {
-  const all = breakingChangesBetween(options, pair).changes;
-  return all && reachingEndpoints(all, pair.endpoints);
-}
-
-/**
- * Every breaking change from `from` to `to`, each with every operation it reaches: the same for
- * every client, so reused from `options.diffs` when the dashboard keeps one (the diff is the
- * page's costly part); `reused` and `ms` tell which it was (the page's `Server-Timing`).
- */
+/** Every breaking change from `from` to `to`, reused from `options.diffs` when kept (the diff is the costly part). */
 export function breakingChangesBetween(
   options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string },
@@ -44,7 +24,6 @@ export function breakingChangesBetween(
   return { changes: hit.value, reused: hit.reused, ms: hit.ms };
 }
 
-/** The changes that reach one of `endpoints`, each with only those of its operations. */
 export function reachingEndpoints(changes: readonly BreakingChange[], endpoints: readonly string[]): BreakingChange[] {
   const mine = new Set(endpoints);
   return changes.flatMap((c) => {
@@ -88,17 +67,15 @@ function diffBreaking(
     });
 }
 
-/**
- * The breaking changes from a version to its replacement that reach an endpoint this client
- * calls, diffed from the two versions' documents as the migration guide is, and put in words.
- */
+/** The breaking changes to a version's replacement that reach an endpoint this client calls, in words. */
 export function breakingForClient(
   options: BreaksOptions,
   called: { version: string; endpoints: string[] },
 ): ClientBreakingChange[] {
   const replacement = options.runtime.document().versions.find((v) => v.name === called.version)?.replacement;
   if (!replacement) return [];
-  const changes = breakingBetween(options, { from: called.version, to: replacement, ...called }) ?? [];
+  const all = breakingChangesBetween(options, { from: called.version, to: replacement }).changes ?? [];
+  const changes = reachingEndpoints(all, called.endpoints);
   return changes.map((c) => ({
     endpoints: c.operations.map((o) => o.replace(' ', ` ${options.prefix}`)),
     text: c.text,

@@ -2,40 +2,33 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { Client } from '../../../kernel/ports/index.ts';
 import { describeVersions } from '../version-info.ts';
-import type { BreakingChange } from './breaking-change.ts';
 import { breakingChangesBetween, reachingEndpoints } from './breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
-import type { BreaksOptions } from './breaks-options.ts';
+import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
 
 /** Days of calls the page looks back over. */
 export const breaksWindowDays = 7;
 
-/** One operation the client called on the `from` version in the window. */
 interface CalledOperation {
   endpoint: string;
   calls: number;
   lastSeen: number;
 }
 
-/** A breaking change that reaches the client's calls, with the calls it reaches. */
 export interface ClientBreak extends Omit<BreakingChange, 'operations'> {
   operations: CalledOperation[];
 }
 
-/** What the "What breaks for me" page shows for one client and one (from, to) pair. */
 export interface BreaksData {
   clientId: string;
   client?: Client;
-  /** Every version, oldest first: the choices of both selects. */
   versions: string[];
   from: string;
   to: string;
   since: number;
   until: number;
-  /** What the client called on `from` in the window, most called first. */
   called: CalledOperation[];
   changes: ClientBreak[];
-  /** Deprecated fields and query parameters of `from` the client used in the window. */
   elements: ConsumerElement[];
   /** The migration guide of `from`, when `to` is its replacement. */
   guideUrl?: string;
@@ -45,18 +38,12 @@ export interface BreaksData {
   diff: { reused: boolean; ms: number };
 }
 
-/** The page's query: both versions optional; defaults are picked from the client's calls. */
 export interface BreaksQuery {
   from?: string;
   to?: string;
 }
 
-/**
- * Gather the breaking changes from `from` to `to` that reach what this client called on `from`
- * in the last {@link breaksWindowDays} days, with its calls on each. Without `from`, the version
- * it calls most (else the oldest served); without `to`, `from`'s replacement, else the newest.
- * An unknown version, or a target older than `from`, is a `VALIDATION_FAILED` error.
- */
+/** The breaking changes from `from` to `to` that reach this client's calls of the last few days. */
 export async function gatherBreaks(
   options: BreaksOptions,
   request: { clientId: string } & BreaksQuery,

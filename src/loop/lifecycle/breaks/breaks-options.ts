@@ -2,13 +2,9 @@ import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { ClientStore, UsageStore } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
-import type { BreakingChange } from './breaking-change.ts';
 import type { DiffCache } from './diff-cache.ts';
 
-/**
- * What "what breaks for me" reads: the versions, their live lifecycle and the client's usage,
- * through ports only. The portal's page and the management part's MCP tools both hand it over.
- */
+/** What "what breaks for me" reads, through ports only (the portal's page and the MCP tools hand it over). */
 export interface BreaksOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -19,4 +15,14 @@ export interface BreaksOptions {
   flushUsage: () => Promise<void>;
   /** The breaking changes per pair of versions, kept between requests; diffed on every request when absent. */
   diffs?: DiffCache<BreakingChange[] | undefined>;
+}
+
+export interface BreakingChange {
+  text: string;
+  rule: string;
+  direction: 'request' | 'response';
+  /** The called operations it reaches, as usage names them: `GET /users/{id}`, without prefix or version. */
+  operations: string[];
+  /** The migration guide's entry for it: behaviour before and after, Markdown code spans kept. */
+  guide: { oldBehaviour: string; newBehaviour: string };
 }

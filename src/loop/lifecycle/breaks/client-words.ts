@@ -1,13 +1,6 @@
-import type { Change } from '../../../core/compat/index.ts';
-import { parsePointer } from '../../../core/compat/index.ts';
+import { parsePointer, type Change } from '../../../core/compat/index.ts';
 
-/**
- * One breaking change in words a client developer reads without the OpenAPI document at hand:
- * no schema names (`UserList`), no rule ids, no Markdown backticks. It says which part of the
- * request or response changes and how, e.g. "The response body was a list (JSON array); in v2 it
- * is an object." Rules without a sentence of their own fall back to the diff's message, with
- * schema names turned into the field they name.
- */
+/** One breaking change in words a client reads without the document: no schema names, rule ids or backticks. */
 export function toClientWords(change: Change, to: string): string {
   const side = change.direction === 'request' ? 'request' : 'response';
   const field = fieldOf(change.location.pointer);

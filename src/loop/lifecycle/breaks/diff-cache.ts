@@ -1,7 +1,6 @@
 import type { Clock } from '../../../core/clock/index.ts';
 
-/** Options for {@link createDiffCache}. */
-export interface DiffCacheOptions {
+interface DiffCacheOptions {
   clock: Clock;
   /** The lifecycle's generation ({@link LifecycleRuntime.generation}): a new one drops every entry. */
   generation: () => number;
@@ -11,29 +10,15 @@ export interface DiffCacheOptions {
   ttlMs?: number;
 }
 
-/** One answer of {@link DiffCache.get}: the value, whether it was reused, and what computing it cost. */
-interface DiffCacheHit<T> {
-  value: T;
-  reused: boolean;
-  /** Milliseconds spent computing it now; 0 when reused. */
-  ms: number;
-}
-
-/** The result of a costly computation per pair of versions, computed once and reused. */
 export interface DiffCache<T> {
-  get(pair: { from: string; to: string }, compute: () => T): DiffCacheHit<T>;
-  /** Entries held. */
+  /** `ms`: what computing it cost now, 0 when reused. */
+  get(pair: { from: string; to: string }, compute: () => T): { value: T; reused: boolean; ms: number };
   size(): number;
 }
 
 /**
- * Remember a value per (from, to) pair of versions for the lifecycle generation it was computed
- * in. Diffing two versions' documents costs milliseconds of CPU and is the same for every client,
- * so a page asked again and again costs one diff per pair. A lifecycle change (a deprecation set
- * through the management API, a refresh that finds new state) starts a new generation and every
- * entry is computed afresh. Entries also expire after `ttlMs`: the diff judges `x-sunset` dates
- * against the clock, so a sunset passing changes it without any lifecycle change. Pairs are few,
- * but the map is bounded anyway: a version list only grows.
+ * A value per (from, to) pair for the lifecycle generation it was computed in (a diff costs milliseconds),
+ * expiring after `ttlMs`: the diff judges `x-sunset` dates against the clock.
  */
 export function createDiffCache<T>(options: DiffCacheOptions): DiffCache<T> {
   const maxEntries = options.maxEntries ?? 64;

@@ -50,10 +50,7 @@ export async function gatherAdminElements(options: BreaksOptions): Promise<Admin
     .sort((a, b) => a.sunsetAt - b.sunsetAt || a.element.localeCompare(b.element));
 }
 
-/**
- * The client's own uses of elements still deprecated, most called first. Uses of an element no
- * longer in the config are left out: nothing about them is deprecated any more.
- */
+/** The client's own uses of elements still deprecated (none of an element no longer configured), most called first. */
 export async function gatherConsumerElements(options: BreaksOptions, clientId: string): Promise<ConsumerElement[]> {
   const elements = options.runtime.elements();
   if (elements.length === 0) return [];

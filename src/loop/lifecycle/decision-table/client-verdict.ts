@@ -1,16 +1,11 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ElementDeprecation, LifecycleSource } from '../../../core/lifecycle/index.ts';
-import type { DecisionTable, ElementRow, ProblemRow } from '../../../core/rulebook/index.ts';
+import type { DecisionTable, ElementRow } from '../../../core/rulebook/index.ts';
 import { judgeSubject } from '../../../core/rulebook/rules.ts';
 import type { DecisionTables } from './tables.ts';
 
-/**
- * A request's deprecated elements as this client sees them, decided on the table's element rows by
- * core's `judgeSubject`: closed to a client that had not used it before the closing (the 403,
- * thrown), or, past its sunset, served to a client with extended access until its own date (given
- * as the element's `sunsetAt`, from which the element's headers are worded). The others as they are.
- */
+/** A request's deprecated elements as this client sees them, judged on the table's rows (a closing throws). */
 export function tableClientElements(
   tables: DecisionTables,
   clock: Clock,
@@ -27,7 +22,14 @@ export function tableClientElements(
       }
       const decision = judgeSubject(table, row, { client: clientId, now, deprecated: true });
       if (decision.outcome === 'refuse' && decision.rule === 'closed_to_new_clients')
-        throw errorOf(tables, decision.problem);
+        // Every problem of a table is rendered from an error by the compiler: a miss is a bug, said as one.
+        throw (
+          tables.errorOf(decision.problem) ??
+          new VersionaryError({
+            code: ErrorCode.Internal,
+            detail: 'The decision table names a problem it has no error for.',
+          })
+        );
       const until = clientId === undefined ? undefined : row.extendedAccess?.[clientId]?.until;
       own.push(
         decision.outcome === 'allow' && until !== undefined && now > element.sunsetAt
@@ -54,14 +56,4 @@ function elementRowOf(table: DecisionTable, element: ElementDeprecation): Elemen
     elementIndexes.set(table, index);
   }
   return index.get(`${element.version} ${element.element}`);
-}
-
-function errorOf(tables: DecisionTables, problem: ProblemRow): VersionaryError {
-  const error = tables.errorOf(problem);
-  if (error) return error;
-  // Every problem of a table is rendered from an error by the compiler: a miss is a bug, said as one.
-  return new VersionaryError({
-    code: ErrorCode.Internal,
-    detail: 'The decision table names a problem it has no error for.',
-  });
 }

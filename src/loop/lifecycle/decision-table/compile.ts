@@ -32,27 +32,22 @@ import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
-import { goneRow, routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
+import { routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
 import { subjectSegments } from './subject-rows.ts';
 
 /** How long after a closing takes effect its allowed clients are read once more (the usage flush, and some). */
 const closingSettleMs = 5_000;
 
-/** The live state a decision table is compiled from. */
 export interface DecisionTableSources {
   runtime: LifecycleRuntime;
-  /** The versions with code and their operations. */
   bundle: VersionBundle;
   prefix: string;
   vendor: string;
   removedStatus: 410 | 404;
-  /** Active grants (extended access per client). */
   grants: () => Promise<readonly ExtendedAccessGrant[]>;
   /** Brownout windows planned (progressive ones expanded); none when absent. */
   brownouts?: () => readonly Brownout[];
-  /** The clients that had called a subject before its closing took effect. */
   allowed: RouteRowContext['allowed'];
-  /** What the access part refuses in front of the lifecycle, once that part has handed it over. */
   access?: () => AccessRefusals | undefined;
   /** The clients' minimum versions (client id → version), and a stamp that moves when they may have. */
   minimumVersions?: { list(): Promise<Readonly<Record<string, string>>>; stamp(): number };
@@ -60,11 +55,7 @@ export interface DecisionTableSources {
   forwardUndocumented?: readonly string[];
 }
 
-/**
- * The access part's answers as the table tells them, handed over as values (the compiler imports
- * no part above it): its rate policies, each policy's 429 and the credentials' problems, each
- * problem with its key and `{…}` where the data plane fills in from the request.
- */
+/** The access part's answers, handed over as values (the compiler imports no part above it). */
 export interface AccessRefusals {
   policies: RatePolicies;
   /** `credentials-missing`, `credentials-repeated`, `credentials-unavailable`. */
@@ -75,11 +66,7 @@ export interface AccessRefusals {
 
 const noRefusals: AccessRefusals = { policies: { roles: {} }, credentials: [], rateLimited: [] };
 
-/**
- * Compile the decision table at `now` from the live lifecycle: each row sampled from what the
- * lifecycle runtime would answer at each instant its answer changes, so the table holds exactly
- * what the Fastify pipeline sends, pre-rendered for data planes that cannot run core.
- */
+/** Compile the table at `now`: each row sampled where the runtime's answer changes, as the pipeline sends it. */
 export async function compileDecisionTable(
   sources: DecisionTableSources,
   o: { now: number; generation: number; registry?: ProblemRegistry },
@@ -120,22 +107,14 @@ export async function compileDecisionTable(
   for (const v of bundle.versions) {
     routes[v.name] = [];
     for (const op of v.operations) {
-      const row = await routeRow(ctx, { version: v.name, method: op.method.toUpperCase(), path: op.path });
+      const key = { version: v.name, method: op.method.toUpperCase(), path: op.path };
       const removedIn = v.removed?.[op.id];
-      routes[v.name]!.push(
+      const endpoint = `${key.method} ${sources.prefix}/${v.name}${op.path}`;
+      const gone =
         removedIn === undefined
-          ? row
-          : goneRow(
-              row,
-              registry.keyOf(
-                endpointRemovedProblem({
-                  endpoint: `${row.method} ${sources.prefix}/${v.name}${op.path}`,
-                  removedIn,
-                  version: v.name,
-                }),
-              ),
-            ),
-      );
+          ? undefined
+          : () => registry.keyOf(endpointRemovedProblem({ endpoint, removedIn, version: v.name }));
+      routes[v.name]!.push(await routeRow(ctx, key, gone));
     }
   }
   const closingsAhead = [
@@ -182,8 +161,7 @@ function fixedProblems(
     registry.keyOf(targetProblem(reason), `target-${reason}`);
   registry.keyOf(unreadableTargetProblem(), 'target-unreadable');
   registry.keyOf(undecodableTargetProblem(), 'target-undecodable');
-  // The answers of a data plane's own steps (negotiation, credentials, upstream), for those that
-  // cannot run core (nginx): `{…}` marks what the data plane fills in from the request.
+  // The answers of a data plane's own steps, for those that cannot run core: `{…}` is filled in from the request.
   const supported = o.versions;
   registry.keyOf(acceptUnreadableProblem({ ranges: '{ranges}', supported }), 'version-accept-unreadable');
   registry.keyOf(acceptSeveralProblem({ versions: '{versions}', supported }), 'version-accept-several');
@@ -201,10 +179,7 @@ function fixedProblems(
   registry.keyOf(upstreamProblem(true), 'upstream-timeout');
 }
 
-/**
- * Each client's minimum version with its 410, one problem per minimum version (clients moved to the
- * same version share it). A minimum the API no longer knows is left out: it retires nothing.
- */
+/** Each client's minimum version with its 410; a minimum the API no longer knows retires nothing. */
 function minimumVersionRows(
   registry: ProblemRegistry,
   o: { minimums: Readonly<Record<string, string>>; versions: readonly string[]; prefix: string },

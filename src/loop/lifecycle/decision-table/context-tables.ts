@@ -1,29 +1,22 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
-import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements } from './client-verdict.ts';
-import { followMinimumVersions } from './minimum-versions.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
-import type { AccessRefusals } from './compile.ts';
+import type { AccessRefusals, DecisionTableSources } from './compile.ts';
 import { gatewaySection } from '../../host/config.ts';
-import { lifecycleSection } from '../settings-section.ts';
+import { lifecycleSection } from '../settings.ts';
 import type { LifecycleContext } from '../context.ts';
+import type { UsageStore } from '../../../kernel/ports/index.ts';
+import { ChangeTopic } from '../../../kernel/change-feed/publishing-storage.ts';
 
-// One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
-// decides from and nginx is pushed. Each part has a context of its own, and the notices part's
-// brownouts reach only the parts after it: the latest context that has them hands them over.
+// One table per app (per runtime); the notices part's brownouts come from the latest context that has them.
 const byRuntime = new WeakMap<LifecycleContext['runtime'], Entry>();
 
-/** The app's decision table, compiled from its live lifecycle, usage and brownouts. */
 export function decisionTablesOf(context: LifecycleContext): DecisionTables {
   return entryOf(context).tables;
 }
 
-/**
- * The access part, registered after this one, hands over what it refuses in front of the
- * lifecycle (its rate policies and credentials' problems), as values: the table tells them to data
- * planes that cannot run core, and the compiler imports no part above the lifecycle.
- */
+/** The access part, registered after this one, hands over what it refuses in front of the lifecycle, as values. */
 export function handAccessRefusals(context: LifecycleContext, refusals: AccessRefusals): void {
   entryOf(context).access = refusals;
 }
@@ -36,9 +29,7 @@ function entryOf(context: LifecycleContext): Entry {
 
 interface Entry {
   tables: DecisionTables;
-  /** The notices part's brownouts, from the latest context that has them; read at each compilation. */
   brownouts?: () => Brownout[];
-  /** The access part's refusals, once it has handed them over; read at each compilation. */
   access?: AccessRefusals;
 }
 
@@ -70,13 +61,7 @@ function createEntry(context: LifecycleContext): Entry {
   return entry;
 }
 
-/**
- * Keep the table current at every instant, so that no request waits for it: compiled before the
- * server listens, then again as soon
- * as the lifecycle moves (a change of this instance, or one the change feed brought), and a call of
- * the management API that may change state answers only once this instance's table has moved, so
- * the next request sees it. A compilation that fails is tried again by the next request.
- */
+/** Keep the table current so no request waits; a management call that may change state answers once it moved. */
 function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
   const compile = () => tables.current().then(undefined, () => undefined);
   // Compiled before the server listens: the first request finds it.
@@ -93,13 +78,9 @@ function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
   });
 }
 
-/** The management API's prefix (`ownedPrefixes` of the access part). */
 const managementPrefix = '/admin/';
 
-/**
- * The lifecycle the versioned API's steps read: the runtime's shared verdicts, and the per-client
- * rules decided on the app's decision table (`tableClientVerdict`, `tableClientElements`).
- */
+/** The lifecycle the API's steps read: the runtime's shared verdicts, and the per-client rules decided on the table. */
 export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   const tables = decisionTablesOf(context);
   const perClient = {
@@ -109,3 +90,75 @@ export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   // The runtime's every other answer, as it is: only the per-client rules are the table's.
   return Object.assign(Object.create(context.runtime) as LifecycleSource, perClient);
 }
+
+/** The clients that had called a subject before its closing, each asked as the lifecycle asks (`calledBefore`). */
+function allowedPastClosing(options: {
+  usage: Pick<UsageStore, 'byClient' | 'elementCalls' | 'calledBefore'>;
+  flush: () => Promise<void>;
+}): (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]> {
+  return async ({ version, endpoint, element, at }) => {
+    await options.flush();
+    // An element's calls are counted in their own rollup only: its candidates are the clients seen using it.
+    const candidates =
+      element === undefined
+        ? (await options.usage.byClient({ since: 0, until: at, version })).map((r) => r.clientId)
+        : (await options.usage.elementCalls())
+            .filter((r) => r.version === version && r.element === element && r.firstSeen < at)
+            .map((r) => r.clientId);
+    const allowed: string[] = [];
+    for (const clientId of new Set(candidates)) {
+      const called = await options.usage.calledBefore({
+        clientId,
+        version,
+        ...(endpoint === undefined ? {} : { endpoint }),
+        ...(element === undefined ? {} : { element }),
+        before: at,
+      });
+      if (called) allowed.push(clientId);
+    }
+    return allowed.sort();
+  };
+}
+
+/** How often the stored minimum versions are read again, for a change whose message was lost. */
+const reconcileMs = 5000;
+
+/** The clients' minimum versions, with a stamp moved by the `clients` topic and by a periodic read (a lost message). */
+function followMinimumVersions(
+  context: Pick<LifecycleContext, 'app' | 'ops' | 'storage'>,
+  moved: () => void,
+): NonNullable<DecisionTableSources['minimumVersions']> {
+  const { app, ops, storage } = context;
+  let stamp = 0;
+  let seen: string | undefined;
+  const move = () => {
+    stamp++;
+    moved();
+  };
+  const unsubscribe = ops.changeFeed.subscribe(ChangeTopic.Clients, move);
+  const reconcile = setInterval(() => {
+    storage.clients.minimumVersions().then(
+      (minimums) => {
+        if (seen !== undefined && textOf(minimums) !== seen) move();
+      },
+      () => undefined,
+    );
+  }, reconcileMs);
+  reconcile.unref();
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    clearInterval(reconcile);
+  });
+  return {
+    // What the table was last compiled from: the periodic read compares the store with it.
+    list: async () => {
+      const minimums = await storage.clients.minimumVersions();
+      seen = textOf(minimums);
+      return minimums;
+    },
+    stamp: () => stamp,
+  };
+}
+
+const textOf = (minimums: Readonly<Record<string, string>>) =>
+  JSON.stringify(Object.entries(minimums).sort(([a], [b]) => (a < b ? -1 : 1)));

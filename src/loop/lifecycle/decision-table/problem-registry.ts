@@ -2,29 +2,21 @@ import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { ProblemRow } from '../../../core/rulebook/index.ts';
 import { toProblem } from '../../../http/problem.ts';
 
-/** The table's problems, each rendered once by the one problem writer and keyed by a short name. */
-export interface ProblemRegistry {
-  /** The key of an error's problem, rendered and stored on first sight (`name` for a fixed key). */
-  keyOf(error: VersionaryError, name?: string): string;
-  problems: Record<string, ProblemRow>;
-  /** The error a problem was rendered from, for a data plane that answers with the error itself (Fastify). */
-  errorOf(problem: ProblemRow): VersionaryError | undefined;
-}
+export type ProblemRegistry = ReturnType<typeof createProblemRegistry>;
 
-/**
- * A registry where equal problems share one key (`p1`, `p2`, …). `errors` may be shared by the
- * registries of successive tables, so that a problem of any of them leads back to its error.
- */
+/** A registry where equal problems share one key (`p1`, …); `errors` may be shared by successive tables'. */
 export function createProblemRegistry(
   // By the rendered body, which a decision passes on as it is.
   errors: WeakMap<object, VersionaryError> = new WeakMap(),
-): ProblemRegistry {
+) {
   const problems: Record<string, ProblemRow> = {};
   const byText = new Map<string, string>();
   return {
     problems,
-    errorOf: (problem) => errors.get(problem.body),
-    keyOf(error, name) {
+    // The error a problem was rendered from, for a data plane that answers with the error itself (Fastify).
+    errorOf: (problem: ProblemRow): VersionaryError | undefined => errors.get(problem.body),
+    // Rendered and stored on first sight; `name` for a fixed key.
+    keyOf(error: VersionaryError, name?: string): string {
       const { status, body } = toProblem(error);
       const row: ProblemRow = { status, headers: lowerCased(error.headers), body };
       const text = JSON.stringify(row);
@@ -39,7 +31,6 @@ export function createProblemRegistry(
   };
 }
 
-/** Header names in lower case, as the table holds them. */
 export function lowerCased(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;

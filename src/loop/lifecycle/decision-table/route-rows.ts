@@ -3,9 +3,9 @@ import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow, RuleSegment } from '../../../core/rulebook/index.ts';
 import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
-import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
+import { closingsOf, type VerdictKey } from '../runtime-verdict.ts';
+import { clientRow, elementSegments, subjectSegments, type RowContext } from './subject-rows.ts';
 
-/** What the rows of a table need beside the runtime: grants, brownouts, closings' allowed clients. */
 export interface RouteRowContext extends RowContext {
   grants: readonly ExtendedAccessGrant[];
   brownouts: readonly Brownout[];
@@ -14,8 +14,8 @@ export interface RouteRowContext extends RowContext {
   allowed: (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]>;
 }
 
-/** The row of one documented operation. */
-export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<RouteRow> {
+/** The row of an operation; with `gone` (a newer version removed it), refused wherever its lifecycle allows it. */
+export async function routeRow(ctx: RouteRowContext, key: VerdictKey, gone?: () => string): Promise<RouteRow> {
   const { runtime } = ctx;
   const segments = subjectSegments(ctx, key);
   const endpoint = `${key.method} ${key.path}`;
@@ -30,19 +30,27 @@ export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<R
     const own = clientRow(segments, subjectSegments(ctx, key, client), untilOf(ctx, client, key) ?? 0);
     if (own) extendedAccess[client] = own;
   }
-  const closings = await closingsOf(ctx, key);
+  const closings = await routeClosings(ctx, key);
   const deprecated = runtime.verdictAt(key, ctx.now).verdict.deprecated;
+  const access = Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {};
+  if (gone === undefined)
+    return {
+      method: key.method,
+      template: key.path,
+      row: { segments, deprecated, ...access, ...(closings.length > 0 ? { closings } : {}) },
+      elements: await elementRows(ctx, key),
+      brownouts: brownoutRows(ctx, key, spared),
+    };
+  const problem = gone();
+  const refuse = (list: RuleSegment[]): RuleSegment[] =>
+    list.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
+  for (const own of Object.values(extendedAccess)) own.segments = refuse(own.segments);
   return {
     method: key.method,
     template: key.path,
-    row: {
-      segments,
-      deprecated,
-      ...(Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {}),
-      ...(closings.length > 0 ? { closings } : {}),
-    },
-    elements: await elementRows(ctx, key),
-    brownouts: brownoutRows(ctx, key, spared),
+    row: { segments: refuse(segments), deprecated, ...(closings.length > 0 ? { closings } : {}), ...access },
+    elements: [],
+    brownouts: [],
   };
 }
 
@@ -51,26 +59,16 @@ function clientsOf(ctx: RouteRowContext, covers: (s: ExtendedAccessGrant['subjec
 }
 
 /** A client's own date for an operation: its version's extension, else its endpoint's. */
-function untilOf(ctx: RowContext, client: string, key: SubjectKey): number | undefined {
+function untilOf(ctx: RowContext, client: string, key: VerdictKey): number | undefined {
   return (
     ctx.runtime.extensionOf(client, { version: key.version }) ??
     ctx.runtime.extensionOf(client, { version: key.version, endpoint: `${key.method} ${key.path}` })
   );
 }
 
-async function closingsOf(ctx: RouteRowContext, key: SubjectKey): Promise<Closing[]> {
+async function routeClosings(ctx: RouteRowContext, key: VerdictKey): Promise<Closing[]> {
   const { runtime } = ctx;
-  const found: Array<{ at: number; endpoint?: string }> = [];
-  const own = runtime.scheduleOf(key.version)?.closedToNewClientsAt;
-  if (own !== undefined) found.push({ at: own });
-  for (const e of runtime.endpointDeprecations())
-    if (
-      e.version === key.version &&
-      e.method === key.method &&
-      e.path === key.path &&
-      e.closedToNewClientsAt !== undefined
-    )
-      found.push({ at: e.closedToNewClientsAt, endpoint: `${e.method} ${e.path}` });
+  const found = closingsOf(runtime.scheduleOf(key.version), runtime.endpointDeprecations(), key);
   const replacement = runtime.verdictAt(key, ctx.now).verdict.replacement;
   return Promise.all(
     found.map(async (c) => ({
@@ -89,7 +87,7 @@ async function closingsOf(ctx: RouteRowContext, key: SubjectKey): Promise<Closin
 }
 
 /** Parameters of this operation, and fields of its version when the method carries a body. */
-function elementsOf(ctx: RowContext, key: SubjectKey): ElementDeprecation[] {
+function elementsOf(ctx: RowContext, key: VerdictKey): ElementDeprecation[] {
   const body = key.method === 'POST' || key.method === 'PUT' || key.method === 'PATCH' || key.method === 'QUERY';
   return ctx.runtime
     .elements()
@@ -100,7 +98,7 @@ function elementsOf(ctx: RowContext, key: SubjectKey): ElementDeprecation[] {
     );
 }
 
-async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<ElementRow[]> {
+async function elementRows(ctx: RouteRowContext, key: VerdictKey): Promise<ElementRow[]> {
   const rows: ElementRow[] = [];
   for (const e of elementsOf(ctx, key)) {
     const segments = elementSegments(ctx, { key, element: e });
@@ -147,15 +145,10 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
   return rows;
 }
 
-/** What brownout rows are compiled with. */
 type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
 
-/**
- * The brownouts that reach an operation, in the order planned (the first in force answers), each
- * with its problem and the clients its extended access spares (`extended`: those with a grant
- * of the version or the operation).
- */
-function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, extended: readonly string[]): BrownoutRow[] {
+/** The brownouts that reach an operation, in the order planned, each sparing the `extended` clients. */
+function brownoutRows(ctx: BrownoutRowContext, key: VerdictKey, extended: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
     .filter(
@@ -193,43 +186,9 @@ function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, extended: readon
     });
 }
 
-/**
- * A version's whole-version brownouts, for a path under it with no route (an undocumented path a
- * version forwards), as the version's removal reaches it; clients with extended access to the
- * version are spared.
- */
+/** A version's whole-version brownouts, for a path under it with no route (an undocumented path a version forwards). */
 export function versionBrownoutRows(ctx: RouteRowContext, version: string): BrownoutRow[] {
   const spared = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
   // `/*` names no endpoint: only the brownouts of the whole version reach it.
   return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, spared);
-}
-
-/**
- * The row of an operation a newer version removed with nothing serving it: refused with `problem`
- * wherever its lifecycle would allow it, with the same headers (a removal past its sunset stays
- * that 410); no element or brownout is reached.
- */
-export function goneRow(route: RouteRow, problem: string): RouteRow {
-  const refuse = (segments: RuleSegment[]): RuleSegment[] =>
-    segments.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
-  const { extendedAccess, ...row } = route.row;
-  return {
-    ...route,
-    row: {
-      ...row,
-      segments: refuse(row.segments),
-      ...(extendedAccess
-        ? {
-            extendedAccess: Object.fromEntries(
-              Object.entries(extendedAccess).map(([client, own]) => [
-                client,
-                { ...own, segments: refuse(own.segments) },
-              ]),
-            ),
-          }
-        : {}),
-    },
-    elements: [],
-    brownouts: [],
-  };
 }

@@ -1,25 +1,16 @@
 import { deprecationHeaders, elementVerdict } from '../../../core/lifecycle/index.ts';
 import type { ElementDeprecation, LifecycleVerdict } from '../../../core/lifecycle/index.ts';
-import { sampleSegments, type Sample } from '../../../core/rulebook/index.ts';
-import type { ClientRow, RuleSegment } from '../../../core/rulebook/index.ts';
+import { sampleSegments, type ClientRow, type RuleSegment, type Sample } from '../../../core/rulebook/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
+import type { VerdictKey } from '../runtime-verdict.ts';
 import { lowerCased, type ProblemRegistry } from './problem-registry.ts';
 
-/** A request's key in the lifecycle: its version and operation (`GET`, `/users/{id}`). */
-export interface SubjectKey {
-  version: string;
-  method: string;
-  path: string;
-}
-
-/** What the rows of one table are compiled with. */
 export interface RowContext {
   runtime: LifecycleRuntime;
   registry: ProblemRegistry;
   now: number;
 }
 
-/** A lifecycle verdict at an instant, as a segment's sample. */
 function verdictSample(ctx: RowContext, verdict: LifecycleVerdict, until: number): Sample {
   const headers = lowerCased(verdict.headers);
   return verdict.removed
@@ -28,20 +19,17 @@ function verdictSample(ctx: RowContext, verdict: LifecycleVerdict, until: number
 }
 
 /** The segments of an operation (or, with `/`, the version as a whole), for everyone or one client. */
-export function subjectSegments(ctx: RowContext, key: SubjectKey, clientId?: string): RuleSegment[] {
+export function subjectSegments(ctx: RowContext, key: VerdictKey, clientId?: string): RuleSegment[] {
   return sampleSegments((t) => {
     const { verdict, until } = ctx.runtime.verdictAt(key, t, clientId);
     return verdictSample(ctx, verdict, until);
   }, ctx.now);
 }
 
-/**
- * The segments of a request that uses one deprecated element of an operation: the operation's
- * answer, its headers merged with the element's (`elementVerdict`), refused past the element's sunset.
- */
+/** The segments of a request that uses one deprecated element: the operation's answer, with the element's headers. */
 export function elementSegments(
   ctx: RowContext,
-  o: { key: SubjectKey; element: ElementDeprecation; clientId?: string; sunsetAt?: number },
+  o: { key: VerdictKey; element: ElementDeprecation; clientId?: string; sunsetAt?: number },
 ): RuleSegment[] {
   const { runtime } = ctx;
   // Past the public sunset, a client with extended access is judged with its own date as the sunset.

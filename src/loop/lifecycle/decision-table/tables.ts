@@ -1,22 +1,18 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { DecisionTable, DecisionTableSource } from '../../../core/rulebook/index.ts';
-import { compileDecisionTable, type AccessRefusals, type DecisionTableSources } from './compile.ts';
+import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
 import { createProblemRegistry } from './problem-registry.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 
-/** The decision table of a live lifecycle, compiled again only when what it is made of moves. */
 export type DecisionTables = DecisionTableSource;
 
 /**
- * Keep the compiled table until its inputs move: the lifecycle generation, the grants (the
- * runtime's stamp of them), the brownouts, the clients' minimum versions, or a closing to new clients taking effect
- * (`recompileAt`). Each new compilation takes the next `generation`, so the number moves whenever
- * the table may have. Whether the table is still current is found without any I/O, so a request
- * may ask for it.
+ * Keep the compiled table until its inputs move (lifecycle, grants, brownouts, minimum versions, a
+ * closing: `recompileAt`); whether it is current is found without I/O, so a request may ask.
  */
 export function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
-  let compiled: { key: TableKey; table: DecisionTable } | undefined;
+  let compiled: { key: ReturnType<typeof keyNow>; table: DecisionTable } | undefined;
   let generation = 0;
   let running: Promise<DecisionTable> | undefined;
   // Shared by every compilation's registry: an error is found from a problem of any table handed out.
@@ -28,7 +24,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
     return brownouts.text;
   };
-  const keyNow = (): TableKey => ({
+  const keyNow = () => ({
     generation: sources.runtime.generation(),
     grants: sources.runtime.grantsStamp(),
     brownouts: brownoutsText(),
@@ -71,9 +67,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   return {
     latest() {
       const table = fresh();
-      // State moved and nothing compiled it yet (a grant the change feed loaded): compiled now, so
-      // the next request finds it. Meanwhile a caller not known yet is judged by the lifecycle's
-      // verdicts, and the rulebook step waits for this compilation (`current`).
+      // State moved and nothing compiled it yet: compiled now; meanwhile the rulebook step waits for it (`current`).
       if (table === undefined) current().catch(() => undefined);
       return table;
     },
@@ -83,13 +77,3 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
 }
 
 const noBrownouts: readonly Brownout[] = Object.freeze([]);
-
-/** What a table is compiled from, besides the clock: it is current while these have not moved. */
-interface TableKey {
-  generation: number;
-  grants: number;
-  brownouts: string;
-  /** The clients' minimum versions: a change of any client moves it. */
-  minimumVersions: number;
-  access: AccessRefusals | undefined;
-}

@@ -2,8 +2,8 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
+import { endpointsOf } from '../runtime-verdict.ts';
 
-/** The body of `POST /admin/v1/extended-access-grants`. */
 export interface GrantBody {
   clientId: string;
   version?: string;
@@ -15,11 +15,7 @@ export interface GrantBody {
 
 type Problem = { pointer: string; detail: string };
 
-/**
- * Check a grant against the lifecycle as it is: exactly one subject, a known client and subject,
- * a cap on the subject, and a date in the future no later than that cap. Every mistake is listed
- * in one 400 problem.
- */
+/** Check a grant against the lifecycle as it is; every mistake is listed in one 400 problem. */
 export function checkGrant(o: { body: GrantBody; runtime: LifecycleRuntime; now: number; clientKnown: boolean }): {
   subject: ExtendedAccessSubject;
   until: number;
@@ -62,53 +58,43 @@ function subjectOf(
     errors.push({ pointer: '/body', detail: 'give exactly one of version, endpoint, element (with version)' });
     return undefined;
   }
-  if (body.endpoint) {
-    if (body.version !== undefined && body.version !== body.endpoint.version) {
-      errors.push({ pointer: '/body/version', detail: 'differs from endpoint.version' });
-      return undefined;
-    }
-    const { version, path } = body.endpoint;
-    const method = body.endpoint.method.toUpperCase();
-    const deprecation = runtime
-      .endpointDeprecations()
-      .find((e) => e.version === version && e.method === method && e.path === path);
-    if (!deprecation) {
-      errors.push({
-        pointer: '/body/endpoint',
-        detail: `${method} ${path} in ${version} is not a deprecated endpoint`,
-      });
-      return undefined;
-    }
-    return {
-      subject: { kind: 'endpoint', version, method, path },
-      cap: deprecation.extendedAccessUntil,
-      name: `${method} ${path} in ${version}`,
-      pointer: '/body/endpoint',
-    };
-  }
-  const version = body.version!;
-  if (body.element !== undefined) {
-    const element = runtime.elements().find((e) => e.version === version && e.element === body.element);
-    if (!element) {
-      errors.push({ pointer: '/body/element', detail: `${body.element} in ${version} is not a deprecated element` });
-      return undefined;
-    }
-    return {
-      subject: { kind: 'element', version, element: element.element },
-      cap: element.extendedAccessUntil,
-      name: `${element.element} in ${version}`,
-      pointer: '/body/element',
-    };
-  }
-  const known = runtime.versions().find((v) => v.name === version);
-  if (!known?.schedule) {
-    errors.push({ pointer: '/body/version', detail: `${version} is not a deprecated version` });
+  if (body.endpoint && body.version !== undefined && body.version !== body.endpoint.version) {
+    errors.push({ pointer: '/body/version', detail: 'differs from endpoint.version' });
     return undefined;
   }
-  return {
-    subject: { kind: 'version', version },
-    cap: runtime.scheduleOf(version)?.extendedAccessUntil,
-    name: version,
-    pointer: '/body/version',
-  };
+  const version = body.endpoint?.version ?? body.version!;
+  let subject: ExtendedAccessSubject = { kind: 'version', version };
+  let name = version;
+  if (body.endpoint) {
+    const { path } = body.endpoint;
+    const method = body.endpoint.method.toUpperCase();
+    subject = { kind: 'endpoint', version, method, path };
+    name = `${method} ${path} in ${version}`;
+  } else if (body.element !== undefined) {
+    subject = { kind: 'element', version, element: body.element };
+    name = `${body.element} in ${version}`;
+  }
+  const known =
+    subject.kind === 'endpoint'
+      ? endpointsOf(runtime.endpointDeprecations(), subject).length > 0
+      : subject.kind === 'element'
+        ? runtime.elements().some((e) => e.version === version && e.element === body.element)
+        : runtime.versions().find((v) => v.name === version)?.schedule !== undefined;
+  const pointer = `/body/${subject.kind}`;
+  if (!known) {
+    errors.push({ pointer, detail: `${name} is not a deprecated ${subject.kind}` });
+    return undefined;
+  }
+  return { subject, cap: subjectCap(runtime, subject), name, pointer };
+}
+
+/** The cap (`extendedAccessUntil`) of a subject, or undefined when none can be granted. */
+export function subjectCap(runtime: LifecycleRuntime, s: ExtendedAccessSubject): number | undefined {
+  if (s.kind === 'endpoint')
+    return runtime
+      .endpointDeprecations()
+      .find((e) => e.version === s.version && e.method === s.method && e.path === s.path)?.extendedAccessUntil;
+  if (s.kind === 'element')
+    return runtime.elements().find((e) => e.version === s.version && e.element === s.element)?.extendedAccessUntil;
+  return runtime.scheduleOf(s.version)?.extendedAccessUntil;
 }

@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
-import type { ExtendedAccessGrant, Storage } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant, ExtendedAccessSubject, Storage } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { checkGrant, type GrantBody } from './check-grant.ts';
-import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
 import {
+  earlierPathSchema,
   grantExtendedAccessSchema as grantSchema,
   listExtendedAccessSchema as listSchema,
   revokeExtendedAccessSchema as revokeSchema,
@@ -16,9 +16,8 @@ import {
 import { actorOf } from '../../host/actor.ts';
 
 /**
- * `/admin/v1/extended-access-grants` (and the earlier path, `earlierNames.grantsPath`): grant a client extended access past a sunset (within its cap), list
- * them, revoke one. Who granted and who revoked come from the credential, never from the body.
- * The store announces each change on the change feed, so every instance reloads its grants of extended access.
+ * `/admin/v1/extended-access-grants` (and its earlier path): grant, list, revoke. Who granted and
+ * who revoked come from the credential, never from the body.
  */
 export function registerExtendedAccessRoutes(
   app: FastifyInstance,
@@ -32,7 +31,7 @@ export function registerExtendedAccessRoutes(
   const paths = [
     { path: '/extended-access-grants', grant: grantSchema, list: listSchema, revoke: revokeSchema },
     {
-      path: earlierPath.grants,
+      path: earlierNames.grantsPath,
       grant: earlierPathSchema(grantSchema, `${earlierNames.grantsOperation}.grant`),
       list: earlierPathSchema(listSchema, `${earlierNames.grantsOperation}.list`),
       revoke: earlierPathSchema(revokeSchema, `${earlierNames.grantsOperation}.revoke`),
@@ -70,12 +69,7 @@ export function registerExtendedAccessRoutes(
   }
 }
 
-/**
- * Grant extended access: checked against the lifecycle as it is (one subject, a known client, a
- * date no later than the cap, no grant in force for the same client and subject: a 409 naming
- * it), stored, and in force on this instance at once. Both
- * `POST /extended-access-grants` and a granted request go through here, so the cap rule holds for both.
- */
+/** Grant extended access, checked (`checkGrant`, one grant per client and subject) and in force here at once. */
 export async function grantExtendedAccess(
   options: { storage: Pick<Storage, 'extendedAccess' | 'clients'>; runtime: LifecycleRuntime; clock: Clock },
   { body, actor }: { body: GrantBody; actor: string },
@@ -97,34 +91,35 @@ export async function grantExtendedAccess(
   };
   const existing = await storage.extendedAccess.insert(grant);
   // One grant per client and subject: a second would be a row the first's revocation leaves behind.
-  if (existing) throw alreadyGranted(existing);
+  if (existing)
+    throw new VersionaryError({
+      code: ErrorCode.Conflict,
+      detail: `The client already has extended access to this subject: ${existing.id}, until ${formatIsoInstant(existing.until)}. Revoke it (DELETE /admin/v1/extended-access-grants/${existing.id}) to grant another date.`,
+    });
   // This instance at once; the others on the change feed.
   await runtime.refresh();
   return grant;
 }
 
-/** The 409 of a second grant: it names the one in force, to revoke before granting another date. */
-function alreadyGranted(e: ExtendedAccessGrant): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.Conflict,
-    detail: `The client already has extended access to this subject: ${e.id}, until ${formatIsoInstant(e.until)}. Revoke it (DELETE /admin/v1/extended-access-grants/${e.id}) to grant another date.`,
-  });
-}
-
-/** An grant as the management API shows it. */
 function grantBody(e: ExtendedAccessGrant) {
-  const s = e.subject;
   return {
     id: e.id,
     clientId: e.clientId,
-    version: s.version,
-    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
-    ...(s.kind === 'element' ? { element: s.element } : {}),
+    ...subjectMembers(e.subject),
     until: formatIsoInstant(e.until),
     reason: e.reason,
     grantedBy: e.grantedBy,
     grantedAt: formatIsoInstant(e.grantedAt),
     revokedAt: e.revokedAt === null ? null : formatIsoInstant(e.revokedAt),
     revokedBy: e.revokedBy,
+  };
+}
+
+/** A subject as the management API shows it (and a grant's body names it). */
+export function subjectMembers(s: ExtendedAccessSubject) {
+  return {
+    version: s.version,
+    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
+    ...(s.kind === 'element' ? { element: s.element } : {}),
   };
 }

@@ -8,15 +8,12 @@ import type {
   ExtendedAccessDecisionNotifier,
   ExtendedAccessRequest,
   ExtendedAccessRequestStatus,
-  ExtendedAccessSubject,
   Storage,
 } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
-import type { GrantBody } from './check-grant.ts';
-import { grantExtendedAccess } from './grant-routes.ts';
-import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
-import { subjectCap } from './subject-cap.ts';
-import { decideRequestSchema, listRequestsSchema } from './request-schemas.ts';
+import { subjectCap, type GrantBody } from './check-grant.ts';
+import { grantExtendedAccess, subjectMembers } from './grant-routes.ts';
+import { decideRequestSchema, earlierPathSchema, listRequestsSchema } from './schemas.ts';
 import { actorOf } from '../../host/actor.ts';
 
 type RequestStorage = Pick<Storage, 'extendedAccess' | 'extendedAccessRequests' | 'clients'>;
@@ -28,12 +25,7 @@ interface DecideOptions {
   decisionNotices?: ExtendedAccessDecisionNotifier;
 }
 
-/**
- * `/admin/v1/extended-access-requests` (and the earlier path, `earlierNames.requestsPath`): the
- * requests consumers asked from the portal, and the owner's grant (through the same checks as
- * `POST /extended-access-grants`) or decline. A request is
- * decided once: deciding it again is a 409.
- */
+/** `/admin/v1/extended-access-requests` (and its earlier path): consumers' requests, granted or declined once. */
 export function registerExtendedAccessRequestRoutes(
   app: FastifyInstance,
   options: DecideOptions & { storage: RequestStorage & Pick<Storage, 'apiKeys'> },
@@ -41,54 +33,43 @@ export function registerExtendedAccessRequestRoutes(
   const paths = [
     { path: '/extended-access-requests', list: listRequestsSchema, decide: decideRequestSchema },
     {
-      path: earlierPath.requests,
+      path: earlierNames.requestsPath,
       list: earlierPathSchema(listRequestsSchema, `${earlierNames.requestsOperation}.list`),
       decide: earlierPathSchema(decideRequestSchema, `${earlierNames.requestsOperation}.decide`),
     },
   ];
-  for (const { path, list, decide } of paths) registerPath(app, { ...options, path, list, decide });
+  const { storage } = options;
+  for (const { path, list, decide } of paths) {
+    app.get(path, { schema: list }, async (request) => {
+      const { status } = request.query as { status?: ExtendedAccessRequestStatus };
+      return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
+    });
+    // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
+    app.post(`${path}/:id/decisions`, { schema: decide }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
+      const missing =
+        body.decision === 'granted'
+          ? body.until === undefined && {
+              pointer: '/body/until',
+              detail: 'A grant needs "until", the client\'s own date.',
+            }
+          : body.reason === undefined && {
+              pointer: '/body/reason',
+              detail: 'A decline needs "reason", told to the client.',
+            };
+      if (missing)
+        throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: missing.detail, errors: [missing] });
+      const actor = await actorOf(request, storage.apiKeys);
+      const decided =
+        body.decision === 'granted'
+          ? await grantRequest(options, { id, until: body.until!, note: body.reason ?? null, actor })
+          : await declineRequest(options, { id, reason: body.reason!, actor });
+      return reply.send(requestBody(decided));
+    });
+  }
 }
 
-function registerPath(
-  app: FastifyInstance,
-  options: DecideOptions & {
-    storage: RequestStorage & Pick<Storage, 'apiKeys'>;
-    path: string;
-    list: typeof listRequestsSchema;
-    decide: typeof decideRequestSchema;
-  },
-): void {
-  const { storage, path } = options;
-  app.get(path, { schema: options.list }, async (request) => {
-    const { status } = request.query as { status?: ExtendedAccessRequestStatus };
-    return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
-  });
-  // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
-  app.post(`${path}/:id/decisions`, { schema: options.decide }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
-    const missing =
-      body.decision === 'granted'
-        ? body.until === undefined && {
-            pointer: '/body/until',
-            detail: 'A grant needs "until", the client\'s own date.',
-          }
-        : body.reason === undefined && {
-            pointer: '/body/reason',
-            detail: 'A decline needs "reason", told to the client.',
-          };
-    if (missing)
-      throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: missing.detail, errors: [missing] });
-    const actor = await actorOf(request, storage.apiKeys);
-    const decided =
-      body.decision === 'granted'
-        ? await grantRequest(options, { id, until: body.until!, note: body.reason ?? null, actor })
-        : await declineRequest(options, { id, reason: body.reason!, actor });
-    return reply.send(requestBody(decided));
-  });
-}
-
-/** The pending request of this id, or the 404 or 409 problem. */
 async function pending(storage: RequestStorage, id: string): Promise<ExtendedAccessRequest> {
   const found = await storage.extendedAccessRequests.find(id);
   if (!found) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No request ${id.slice(0, 40)}.` });
@@ -107,7 +88,7 @@ export async function grantRequest(
   const { storage, clock } = options;
   const request = await pending(storage, o.id);
   const reason = o.note ?? `Requested: ${request.reason}`.slice(0, 1000);
-  const body: GrantBody = { clientId: request.clientId, ...subjectFields(request.subject), until: o.until, reason };
+  const body: GrantBody = { clientId: request.clientId, ...subjectMembers(request.subject), until: o.until, reason };
   const grant = await grantExtendedAccess(options, { body, actor: o.actor });
   const decision = { id: o.id, status: 'granted', at: clock.now(), by: o.actor, note: o.note } as const;
   if (!(await storage.extendedAccessRequests.decide({ ...decision, grantId: grant.id }))) {
@@ -121,7 +102,6 @@ export async function grantRequest(
   return granted;
 }
 
-/** Decline a pending request with the owner's reason. */
 export async function declineRequest(
   options: DecideOptions,
   o: { id: string; reason: string; actor: string },
@@ -147,24 +127,13 @@ async function tell(options: DecideOptions, decision: Omit<ExtendedAccessDecisio
   await options.decisionNotices?.({ ...decision, cap: subjectCap(options.runtime, decision.request.subject) ?? null });
 }
 
-/** A subject as the grant body names it. */
-function subjectFields(s: ExtendedAccessSubject): Pick<GrantBody, 'version' | 'endpoint' | 'element'> {
-  if (s.kind === 'endpoint') return { endpoint: { version: s.version, method: s.method, path: s.path } };
-  if (s.kind === 'element') return { version: s.version, element: s.element };
-  return { version: s.version };
-}
-
 const instant = (at: number | null) => (at === null ? null : formatIsoInstant(at));
 
-/** A request as the management API shows it. */
 function requestBody(r: ExtendedAccessRequest) {
-  const s = r.subject;
   return {
     id: r.id,
     clientId: r.clientId,
-    version: s.version,
-    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
-    ...(s.kind === 'element' ? { element: s.element } : {}),
+    ...subjectMembers(r.subject),
     reason: r.reason,
     requestedUntil: instant(r.requestedUntil),
     status: r.status,

@@ -6,7 +6,7 @@ import { registerManagementDocument } from './management-document.ts';
 import { documentInfoFor } from '../../host/api-info.ts';
 import { createVersionDocument } from './version-document.ts';
 import type { LifecycleContext } from '../context.ts';
-import { lifecycleSection } from '../settings-section.ts';
+import { lifecycleSection } from '../settings.ts';
 
 /** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
 export const managementDocumentFeature: ServiceFeature<LifecycleContext> = {
@@ -15,11 +15,7 @@ export const managementDocumentFeature: ServiceFeature<LifecycleContext> = {
   install: ({ app, config }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: config.jwt !== undefined }),
 };
 
-/**
- * The service's version documents, through the plugin's `openapi.document` seam: security schemes,
- * every status and header, and a removed version's notice. Read per request, so the JWT scheme
- * appears when the access part, registered after this one, accepts tokens.
- */
+/** The version documents through the plugin's seam; read per request, so the JWT scheme shows once access is in. */
 export function serviceDocumentBuilder(context: LifecycleContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict, openapiVersion }) => {
     const { removedStatus } = lifecycleSection.of(context.config);

@@ -1,9 +1,6 @@
 import { conditionalHeaderMaxLength } from '../../../http/index.ts';
 
-/**
- * The response headers the service's layers add to operations, as `components.headers` (see
- * {@link headerOf}). Request headers are reusable parameters ({@link parameterRef}).
- */
+// The response headers the service's layers add to operations, as `components.headers`.
 const documentedHeaders: Record<string, Record<string, unknown>> = {
   RateLimit: header(
     'The client\'s remaining quota in the current window (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds to reset>`. Sent on every limited response while rate limiting is on.',
@@ -45,24 +42,15 @@ const documentedHeaders: Record<string, Record<string, unknown>> = {
   ),
 };
 
-/** The conditional and idempotency request headers, as OpenAPI parameters. */
 export const documentedParameters: Record<string, Record<string, unknown>> = {
-  IfMatch: {
-    name: 'If-Match',
-    in: 'header',
-    required: false,
-    description:
-      'Write only if the resource still has this ETag (or `*`); otherwise 412. A longer value than `maxLength` is 400.',
-    schema: { type: 'string', maxLength: conditionalHeaderMaxLength },
-  },
-  IfNoneMatch: {
-    name: 'If-None-Match',
-    in: 'header',
-    required: false,
-    description:
-      'Answer 304 without a body if the representation still has this ETag. A longer value than `maxLength` is 400.',
-    schema: { type: 'string', maxLength: conditionalHeaderMaxLength },
-  },
+  IfMatch: conditional(
+    'If-Match',
+    'Write only if the resource still has this ETag (or `*`); otherwise 412. A longer value than `maxLength` is 400.',
+  ),
+  IfNoneMatch: conditional(
+    'If-None-Match',
+    'Answer 304 without a body if the representation still has this ETag. A longer value than `maxLength` is 400.',
+  ),
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
@@ -79,18 +67,13 @@ export const documentedParameters: Record<string, Record<string, unknown>> = {
   },
 };
 
-/**
- * One of {@link documentedHeaders} for a response: a `$ref` to the shared definition, or an
- * inline copy when required (a `$ref` cannot say that). {@link usedHeaders} then lists the
- * definitions a document refers to.
- */
+/** A response's header: a `$ref` to the shared definition, or an inline copy when required (a `$ref` cannot say so). */
 export function headerOf(name: string, options: { required?: boolean } = {}): Record<string, unknown> {
   const definition = documentedHeaders[name];
   if (!definition) throw new Error(`undocumented response header ${name}`);
   return options.required ? { ...definition, required: true } : { $ref: `#/components/headers/${name}` };
 }
 
-/** The `components.headers` a document needs: the definitions its responses refer to. */
 export function usedHeaders(paths: unknown): Record<string, Record<string, unknown>> {
   const used = new Set<string>();
   JSON.stringify(paths, (key, value: unknown) => {
@@ -101,11 +84,20 @@ export function usedHeaders(paths: unknown): Record<string, Record<string, unkno
   return Object.fromEntries(Object.entries(documentedHeaders).filter(([name]) => used.has(name)));
 }
 
-/** A `$ref` to one of {@link documentedParameters}. */
 export function parameterRef(name: keyof typeof documentedParameters & string): Record<string, unknown> {
   return { $ref: `#/components/parameters/${name}` };
 }
 
 function header(description: string, schema: Record<string, unknown> = {}): Record<string, unknown> {
   return { description, schema: { type: 'string', maxLength: 4000, ...schema } };
+}
+
+function conditional(name: string, description: string): Record<string, unknown> {
+  return {
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string', maxLength: conditionalHeaderMaxLength },
+  };
 }

@@ -3,31 +3,16 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { problemSchema } from '../../../core/versions/index.ts';
 import { documentedParameters, headerOf, parameterRef, usedHeaders } from './headers.ts';
 import { securityFor, securitySchemes } from './security.ts';
+import { layeredHeaders, layeredProblems } from './operation-responses.ts';
 
-/** One management route as registered, with its Fastify schema. */
 interface ManagementRoute {
   method: string;
-  /** Fastify's URL, for example `/admin/v1/api-keys/:id`. */
   url: string;
   schema: Record<string, unknown> | undefined;
 }
 
-/** Options for {@link registerManagementDocument}. */
-export interface ManagementDocumentOptions {
-  /** Where the management API lives, for example `/admin/v1`. */
-  prefix: string;
-  /** Whether this deployment accepts JWTs. */
-  jwt: boolean;
-}
-
 const problemRef = { $ref: '#/components/schemas/Problem' };
-const layered: Record<string, string> = {
-  401: 'No credentials, or credentials that are unknown, revoked or expired',
-  403: 'The credentials lack the admin role',
-  429: 'Too many requests from this client; retry after `Retry-After` seconds',
-  500: 'The server failed; the failure is logged and nothing internal is shown',
-  503: 'The service is shutting down or its storage is unavailable; retry later',
-};
+const layered: Record<string, string> = { ...layeredProblems, 403: 'The credentials lack the admin role' };
 const tagDescriptions: Record<string, string> = {
   'api-keys': 'Credentials: create, list and revoke API keys.',
   versions: 'The lifecycle of each API version and the usage of deprecated ones.',
@@ -57,13 +42,11 @@ const documentSchema = {
 };
 
 /**
- * Serve `<prefix>/openapi.json`, the management API's OpenAPI 3.1 document, generated from the
- * routes' own schemas. Call it before the management routes are registered: an `onRoute` hook
- * collects every route under the prefix, wherever it is registered, so routes added later are
- * documented without a change here. A route without response schemas is still listed, marked
- * `x-undocumented`, so a test (and both linters) catch it.
+ * Serve `<prefix>/openapi.json`, generated from the routes' own schemas. Call it before the
+ * management routes are registered: an `onRoute` hook collects every route under the prefix. A route
+ * without response schemas is still listed, marked `x-undocumented`, so a test catches it.
  */
-export function registerManagementDocument(app: FastifyInstance, options: ManagementDocumentOptions): void {
+export function registerManagementDocument(app: FastifyInstance, options: { prefix: string; jwt: boolean }): void {
   const documentUrl = `${options.prefix}/openapi.json`;
   // The document lists itself; its schema is given here, not to Fastify, whose serializer would
   // drop every member an empty object schema does not name.
@@ -80,7 +63,6 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
   );
 }
 
-/** The management API's document from its routes (see {@link registerManagementDocument}). */
 function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
@@ -127,13 +109,22 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
   ];
   const declared = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
   const headersOf = (schema.responseHeaders ?? {}) as Record<string, string[]>;
-  const responses: Record<string, Record<string, unknown>> = {};
-  for (const [status, body] of Object.entries(declared))
-    responses[status] = toResponse({ status, body, headers: headersOf[status] ?? [] });
   const problem = (description: string) => ({
     description,
     content: { 'application/problem+json': { schema: problemRef } },
   });
+  const responses: Record<string, Record<string, unknown>> = {};
+  for (const [status, body] of Object.entries(declared)) {
+    const { description = `Status ${status}`, ...schema } = plain(body) as Record<string, unknown>;
+    const named = headersOf[status] ?? [];
+    const headers = Object.fromEntries(named.map((name) => [name, headerOf(name, { required: true })]));
+    responses[status] =
+      Number(status) >= 400
+        ? { ...problem(description as string), headers }
+        : schema.type === 'null'
+          ? { description, headers }
+          : { description, content: { 'application/json': { schema } }, headers };
+  }
   for (const [status, description] of Object.entries(layered)) responses[status] ??= problem(description);
   if (schema.body || schema.params || schema.querystring) responses['400'] ??= problem('An invalid parameter or body');
   if (schema.body) {
@@ -167,31 +158,6 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
     ...(undocumented ? { 'x-undocumented': true } : {}),
     // A deviation from the conventions the route states, with its reason in the description.
     ...(Array.isArray(schema['x-lint-skip']) ? { 'x-lint-skip': schema['x-lint-skip'] } : {}),
-  };
-}
-
-function toResponse(options: {
-  status: string;
-  body: Record<string, unknown>;
-  headers: string[];
-}): Record<string, unknown> {
-  const { description = `Status ${options.status}`, ...schema } = plain(options.body) as Record<string, unknown>;
-  const headers = Object.fromEntries(options.headers.map((name) => [name, headerOf(name, { required: true })]));
-  if (Number(options.status) >= 400)
-    return { description, content: { 'application/problem+json': { schema: problemRef } }, headers };
-  if (schema.type === 'null') return { description, headers };
-  return { description, content: { 'application/json': { schema } }, headers };
-}
-
-function layeredHeaders(status: number, method: string): Record<string, unknown> {
-  return {
-    RateLimit: headerOf('RateLimit', { required: status === 429 }),
-    'RateLimit-Policy': headerOf('RateLimit-Policy', { required: status === 429 }),
-    'API-Supported-Versions': headerOf('API-Supported-Versions'),
-    'API-Deprecated-Versions': headerOf('API-Deprecated-Versions'),
-    ...(status === 429 ? { 'Retry-After': headerOf('Retry-After', { required: true }) } : {}),
-    ...(status === 401 ? { 'WWW-Authenticate': headerOf('WWW-Authenticate', { required: true }) } : {}),
-    ...(status === 304 || (status === 200 && method === 'GET') ? { ETag: headerOf('ETag', { required: true }) } : {}),
   };
 }
 

@@ -1,10 +1,8 @@
 import type { OperationSpec } from '../../../core/versions/index.ts';
 import { headerOf } from './headers.ts';
 
-/** What the lifecycle says of one operation when the document is served. */
 export interface OperationLifecycle {
   deprecated: boolean;
-  /** The status a removed version or endpoint answers with (410 unless configured 404). */
   removedStatus: 410 | 404;
   /** Whether a request can use a deprecated field or query parameter: such a use adds the deprecation headers. */
   elementsDeprecated?: boolean;
@@ -12,25 +10,25 @@ export interface OperationLifecycle {
 
 const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 
-/** Statuses the layers in front of every handler answer: credentials, roles, limits, negotiation, failures. */
-const layered: Record<string, string> = {
-  400: 'Bad request: an unknown or invalid query parameter, header or body, or an `Accept` version that disagrees with the path',
+/** Statuses the layers in front of every handler answer, the management API's too: credentials, limits, failures. */
+export const layeredProblems: Record<string, string> = {
   401: 'No credentials, or credentials that are unknown, revoked or expired',
-  403: 'The credentials lack the role this operation needs',
-  406: '`Accept` names no media type this API produces',
   429: 'Too many requests from this client; retry after `Retry-After` seconds',
   500: 'The server failed; the failure is logged and nothing internal is shown',
   503: 'The service is shutting down or its storage is unavailable; retry later',
+};
+// And in front of a version's handlers: roles, negotiation.
+const layered: Record<string, string> = {
+  ...layeredProblems,
+  400: 'Bad request: an unknown or invalid query parameter, header or body, or an `Accept` version that disagrees with the path',
+  403: 'The credentials lack the role this operation needs',
+  406: '`Accept` names no media type this API produces',
 };
 // Answered before the version's lifecycle step runs: never a replay, and no deprecated field or
 // parameter is read; a deprecated version's public headers are added to them all the same.
 const beforeLifecycle = new Set(['401', '403', '406', '429', '500', '503']);
 
-/**
- * Every response an operation can give, with its headers: the handler's own (declared on the
- * operation) plus what authentication, rate limiting, negotiation, caching, idempotency, body
- * parsing and the lifecycle add in front of it.
- */
+/** Every response an operation can give, with its headers: the handler's own plus what the layers in front add. */
 export function operationResponses(options: {
   op: OperationSpec;
   generated: Record<string, Record<string, unknown>>;
@@ -74,24 +72,16 @@ function withHeaders(options: {
   lifecycle: OperationLifecycle;
 }): Record<string, unknown> {
   const { op, status, lifecycle } = options;
-  const headers: Record<string, unknown> = {};
+  const code = Number(status);
+  const headers = layeredHeaders(code, op.method, code === 409 && op.method === 'POST');
   const set = (name: string, required = false) => {
     headers[name] = headerOf(name, { required });
   };
-  const code = Number(status);
-  set('RateLimit', code === 429);
-  set('RateLimit-Policy', code === 429);
-  set('API-Supported-Versions');
-  set('API-Deprecated-Versions');
-  if (code === 429 || (code === 409 && op.method === 'POST')) set('Retry-After', true);
-  if (code === 401) set('WWW-Authenticate', true);
-  if (code === 304 || (code === 200 && op.method === 'GET')) set('ETag', true);
   for (const declared of op.responses[code]?.headers ?? []) set(declared.replace(/\?$/, ''), !declared.endsWith('?'));
   if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
     set('Idempotent-Replayed');
   if (lifecycle.deprecated) {
-    // Every answer of a deprecated version or endpoint: the lifecycle step's, or the public ones
-    // added to the answers refused before it (`respond:public-lifecycle-headers`).
+    // Every answer of a deprecated version or endpoint (`respond:public-lifecycle-headers`).
     set('Deprecation', true);
     set('Sunset', true);
     set('Link');
@@ -103,4 +93,17 @@ function withHeaders(options: {
     set('Link');
   }
   return { ...options.response, headers };
+}
+
+/** The headers the layers in front of every handler add to a response (`retry`: `Retry-After` beside a 429's). */
+export function layeredHeaders(status: number, method: string, retry = false): Record<string, unknown> {
+  return {
+    RateLimit: headerOf('RateLimit', { required: status === 429 }),
+    'RateLimit-Policy': headerOf('RateLimit-Policy', { required: status === 429 }),
+    'API-Supported-Versions': headerOf('API-Supported-Versions'),
+    'API-Deprecated-Versions': headerOf('API-Deprecated-Versions'),
+    ...(status === 429 || retry ? { 'Retry-After': headerOf('Retry-After', { required: true }) } : {}),
+    ...(status === 401 ? { 'WWW-Authenticate': headerOf('WWW-Authenticate', { required: true }) } : {}),
+    ...(status === 304 || (status === 200 && method === 'GET') ? { ETag: headerOf('ETag', { required: true }) } : {}),
+  };
 }

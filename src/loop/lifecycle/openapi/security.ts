@@ -1,17 +1,10 @@
-/** A role a credential must hold, as named in the OpenAPI security requirements. */
 export type DocumentedRole = 'read' | 'write' | 'admin';
 
-/** Options for {@link securitySchemes}. */
-export interface SecuritySchemesOptions {
+/** The credentials the service accepts: an API key (bearer or `X-API-Key`), and a JWT when configured. */
+export function securitySchemes(options: {
   /** Whether this deployment verifies JWTs (a secret, a public key or a JWKS is configured). */
   jwt: boolean;
-}
-
-/**
- * The credentials the service accepts, as OpenAPI security schemes: an API key as a bearer token
- * or in `X-API-Key`, and, when configured, a JWT bearer token.
- */
-export function securitySchemes(options: SecuritySchemesOptions): Record<string, unknown> {
+}): Record<string, unknown> {
   return {
     apiKey: {
       type: 'http',

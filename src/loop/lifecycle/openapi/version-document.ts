@@ -12,21 +12,15 @@ import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
 import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
 import { securityFor, securitySchemes } from './security.ts';
 
-/** Options for {@link createVersionDocument}. */
 export interface VersionDocumentOptions {
   version: ApiVersion;
   title: string;
-  /** Prefix of every path, for example `/api/v1`. */
   basePath: string;
-  /** Whether this deployment accepts JWTs. */
   jwt: boolean;
-  /** `3.1` (default) or `3.2`: see `toOpenApiDocument`. */
   openapiVersion?: OpenApiVersion;
-  /** The lifecycle's word on an operation now, with its deprecation's dates, successor and guide when deprecated. */
   lifecycle: (operation: OperationSpec) => OperationLifecycle & { deprecation?: DeprecationFacts };
-  /** Extra `info` members: the app's description, license and contact, and a removed version's `x-removed`, `x-sunset` and note. */
+  /** Extra `info` members: the app's words, and a removed version's mark. */
   info?: Record<string, unknown>;
-  /** Fields and query parameters deprecated within versions (the runtime's `elements()`), with now. */
   elements?: ElementDocumentation;
 }
 
@@ -36,12 +30,7 @@ const tagDescriptions: Record<string, string> = {
   documents: 'Machine-readable descriptions of this version.',
 };
 
-/**
- * The served OpenAPI document of one version: the version's own declarations (paths, schemas,
- * partial responses) plus what the service's layers add to every operation: security, the
- * statuses answered in front of the handler, rate-limit, caching, idempotency and deprecation
- * headers, and the conditional and idempotency request headers.
- */
+/** A version's served document: its own declarations plus what the service's layers add to every operation. */
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.
   const lifecycles = new Map(options.version.operations.map((op) => [op, options.lifecycle(op)]));
@@ -128,11 +117,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
   return doc;
 }
 
-/**
- * Whether a request to an operation can use a deprecated field or query parameter of this
- * version: the same check the route compiles, so the document declares the headers such a use
- * adds exactly where the service can send them.
- */
+/** Whether an operation can use a deprecated element of this version: the route's own check, so headers match. */
 function elementsUsedBy(options: VersionDocumentOptions): (op: OperationSpec) => boolean {
   const elements = options.elements?.deprecations.filter((e) => e.version === options.version.name) ?? [];
   if (elements.length === 0) return () => false;
@@ -146,42 +131,21 @@ function elementsUsedBy(options: VersionDocumentOptions): (op: OperationSpec) =>
     }) !== undefined;
 }
 
-/** A public route of the API documented in every version's document. */
-interface PublicRoute {
-  operationId: string;
-  summary: string;
-  description: string;
-  media: string;
-  body: string;
-}
-
-/** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
+/** The document's own route: public (`security: []`) so tools can fetch it without a key. */
 function documentOperation(name: string): Record<string, unknown> {
-  return publicOperation({
-    operationId: `openapi.${name}`,
-    summary: 'This OpenAPI document',
-    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
-    media: 'application/json',
-    body: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`,
-  });
-}
-
-/** A GET that reads no credentials: public (`security: []`), with the statuses of the layers that still apply. */
-function publicOperation(route: PublicRoute): Record<string, unknown> {
+  const summary = 'This OpenAPI document';
+  const body = `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`;
   const op: OperationSpec = {
-    id: route.operationId,
+    id: `openapi.${name}`,
     method: 'GET',
     path: '/',
-    summary: route.summary,
-    responses: { 200: { description: route.body } },
+    summary,
+    responses: { 200: { description: body } },
   };
   const responses = operationResponses({
     op,
     generated: {
-      200: {
-        description: route.body,
-        content: { [route.media]: { schema: { type: 'object', description: route.summary } } },
-      },
+      200: { description: body, content: { 'application/json': { schema: { type: 'object', description: summary } } } },
     },
     lifecycle: { deprecated: false, removedStatus: 410 },
   }) as Record<string, unknown>;
@@ -189,11 +153,11 @@ function publicOperation(route: PublicRoute): Record<string, unknown> {
   delete responses['401'];
   delete responses['403'];
   return {
-    operationId: route.operationId,
-    summary: route.summary,
+    operationId: op.id,
+    summary,
     tags: ['documents'],
     security: [],
-    description: route.description,
+    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
     parameters: [parameterRef('IfNoneMatch')],
     responses,
   };

@@ -14,7 +14,7 @@ import { problem } from '../../host/admin-route-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
-import { lifecycleSection } from '../../lifecycle/settings-section.ts';
+import { lifecycleSection } from '../../lifecycle/settings.ts';
 import { usageSection } from '../../usage/settings.ts';
 import { webhooksSection } from '../../notices/webhook-settings.ts';
 

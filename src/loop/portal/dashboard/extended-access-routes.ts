@@ -10,7 +10,7 @@ import { gatherConsumerData, type ConsumerWarning } from './consumer-data.ts';
 import { assertSameOrigin, type DashboardKit } from './dashboard-kit.ts';
 import type { PortalSession } from './session.ts';
 import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import { subjectCap } from '../../lifecycle/extended-access/subject-cap.ts';
+import { subjectCap } from '../../lifecycle/extended-access/check-grant.ts';
 import type { DashboardOptions } from './options.ts';
 
 /** The longest reason a form takes, as the management API's. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import type { BreakingChange } from '../../lifecycle/breaks/breaking-change.ts';
+import type { BreakingChange } from '../../lifecycle/breaks/breaks-options.ts';
 import type { DiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import type { SessionCodec } from './session.ts';
 import type {

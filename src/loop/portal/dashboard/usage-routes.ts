@@ -8,7 +8,7 @@ import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-routes.ts';
-import { subjectCap } from '../../lifecycle/extended-access/subject-cap.ts';
+import { subjectCap } from '../../lifecycle/extended-access/check-grant.ts';
 import { registerPortalExtendedAccessRoutes } from './extended-access-routes.ts';
 import { ConsumerExtendedAccess, OwnerExtendedAccess } from './extended-access-view.ts';
 import type { PortalSession } from './session.ts';
