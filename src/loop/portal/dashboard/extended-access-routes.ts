@@ -166,7 +166,7 @@ export interface ExtendedAccessData {
   extendedAccess: ExtendedAccessGrant[];
 }
 
-/** The form value naming a subject; parsed back by {@link askableOf}. */
+/** The form value naming a subject; the request route finds the subject again by it. */
 function subjectKey(s: ExtendedAccessSubject): string {
   if (s.kind === 'endpoint') return `endpoint:${s.version} ${s.method} ${s.path}`;
   if (s.kind === 'element') return `element:${s.version} ${s.element}`;
