@@ -250,7 +250,7 @@ export function fits(schema: JsonSchema, value: unknown, at: { schemas: SchemaMa
 }
 
 /** A `patternProperties` name as a regular expression; one JavaScript cannot read matches nothing (Ajv refuses the document). */
-function patternOf(source: string): RegExp {
+export function patternOf(source: string): RegExp {
   try {
     return new RegExp(source, 'u');
   } catch {
