@@ -1,4 +1,4 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext, type DocNode, type SchemaPair } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { nodeAt } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -69,16 +69,10 @@ export function diffContent(
       });
       continue;
     }
-    const os = child(old, 'schema');
-    const ns = child(node, 'schema');
-    if (os !== undefined && ns !== undefined)
-      compareSchemas(ctx, { old: os, new: ns, direction: args.direction, label: args.label });
+    compareChildSchemas(ctx, 'schema', { old, new: node, direction: args.direction, label: args.label });
     // OpenAPI 3.2: each item of a sequential media type (JSON Lines, JSON text sequences, server-sent
     // events, multipart/mixed) is validated by `itemSchema` on its own, so it is compared like a body.
-    const oi = child(old, 'itemSchema');
-    const ni = child(node, 'itemSchema');
-    if (oi !== undefined && ni !== undefined)
-      compareSchemas(ctx, { old: oi, new: ni, direction: args.direction, label: `${args.label}[item]` });
+    compareChildSchemas(ctx, 'itemSchema', { old, new: node, direction: args.direction, label: `${args.label}[item]` });
   }
 }
 
@@ -91,6 +85,13 @@ function mediaMap(body: DocNode): Map<string, DocNode> {
     out.set(key, nodeAt(body, value, 'content', media));
   }
   return out;
+}
+
+/** Compare the `key` schemas (`schema`, `itemSchema`) of two nodes, when both have one. */
+export function compareChildSchemas(ctx: DiffContext, key: string, pair: SchemaPair): void {
+  const o = child(pair.old, key);
+  const n = child(pair.new, key);
+  if (o !== undefined && n !== undefined) compareSchemas(ctx, { ...pair, old: o, new: n });
 }
 
 /** The node of a member of an object node, or undefined when absent. */

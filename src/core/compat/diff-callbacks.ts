@@ -1,9 +1,8 @@
-import { child, diffContent } from './diff-bodies.ts';
+import { child, compareChildSchemas, diffContent } from './diff-bodies.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
-import { compareSchemas } from './diff-schema.ts';
 import type { DocumentSet } from './document-set.ts';
 import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
@@ -166,10 +165,7 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
       });
       continue;
     }
-    const os = child(p.node, 'schema');
-    const ns = child(q.node, 'schema');
-    if (os !== undefined && ns !== undefined)
-      compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: p.name });
+    compareChildSchemas(ctx, 'schema', { old: p.node, new: q.node, direction: 'response', label: p.name });
   }
   for (const [key, q] of np) {
     if (!op.has(key))

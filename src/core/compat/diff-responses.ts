@@ -1,6 +1,5 @@
-import { diffContent, child } from './diff-bodies.ts';
+import { diffContent, child, compareChildSchemas } from './diff-bodies.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { compareSchemas } from './diff-schema.ts';
 import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -76,10 +75,7 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
         message: `The ${h.name} header of the ${r.status} response ${h.required ? 'is now always sent' : 'may now be missing'}.`,
       });
     }
-    const os = child(old.node, 'schema');
-    const ns = child(h.node, 'schema');
-    if (os !== undefined && ns !== undefined)
-      compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: h.name });
+    compareChildSchemas(ctx, 'schema', { old: old.node, new: h.node, direction: 'response', label: h.name });
   }
 }
 

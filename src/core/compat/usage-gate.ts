@@ -255,9 +255,7 @@ export function fingerprintOf(change: Change): string {
 /** A value as text when it is a plain value (or a list of them); anything bigger is left out. */
 function plain(value: unknown): string {
   const isPlain = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-  if (isPlain(value)) return JSON.stringify(value);
-  if (Array.isArray(value) && value.every(isPlain)) return JSON.stringify(value);
-  return '';
+  return isPlain(value) || (Array.isArray(value) && value.every(isPlain)) ? JSON.stringify(value) : '';
 }
 
 /** 64-bit FNV-1a over UTF-8, as 16 hex digits: core hashes without node:crypto, and needs no secrecy. */

@@ -76,60 +76,59 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
         changes: v.changes,
       });
     if (v.deprecatedAt === undefined || v.sunsetAt === undefined) continue;
-    const instead = v.replacement ? ` Move to ${v.replacement}.` : '';
-    all.push({
-      id: `${v.name}:deprecated:${formatIsoDate(v.deprecatedAt)}`,
-      at: v.deprecatedAt,
-      kind: 'deprecated',
-      version: v.name,
-      title: `${v.name} deprecated`,
-      summary: `${v.name} is deprecated and will be removed on ${formatIsoDate(v.sunsetAt)}.${instead}`,
-      changes: [],
-      ...links,
-    });
-    pushSunset(all, upcoming, {
+    pushDeprecation(all, upcoming, {
       now,
       version: v.name,
+      deprecatedAt: v.deprecatedAt,
       sunsetAt: v.sunsetAt,
       removed: v.removed === true,
-      instead,
+      instead: v.replacement ? ` Move to ${v.replacement}.` : '',
       links: { ...links, ...(v.replacement ? { replacement: v.replacement } : {}) },
     });
   }
   for (const e of options.endpoints ?? []) {
     const endpoint = `${e.method} ${e.path}`;
     const links = e.guideUrl ? { guideUrl: e.guideUrl } : {};
-    all.push({
-      id: `${e.version}:${endpoint}:deprecated:${formatIsoDate(e.deprecatedAt)}`,
-      at: e.deprecatedAt,
-      kind: 'endpoint_deprecated',
+    pushDeprecation(all, upcoming, {
+      now,
       version: e.version,
       endpoint,
-      title: `${endpoint} deprecated in ${e.version}`,
-      summary: `${endpoint} in ${e.version} is deprecated and will be removed on ${formatIsoDate(e.sunsetAt)}.`,
-      changes: [],
-      ...links,
+      deprecatedAt: e.deprecatedAt,
+      sunsetAt: e.sunsetAt,
+      links,
     });
-    pushSunset(all, upcoming, { now, version: e.version, endpoint, sunsetAt: e.sunsetAt, links });
   }
   const entries = all.filter((e) => e.at <= now).sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
   upcoming.sort((a, b) => a.sunsetAt - b.sunsetAt);
   return { entries, upcoming };
 }
 
-interface SunsetEvent {
+interface DeprecationEvent {
   now: number;
   version: string;
   endpoint?: string;
+  deprecatedAt: number;
   sunsetAt: number;
   removed?: boolean;
   instead?: string;
   links: { guideUrl?: string; replacement?: string };
 }
 
-function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: SunsetEvent): void {
+/** A version's or an endpoint's deprecation, its reminder, and its removal or upcoming sunset. */
+function pushDeprecation(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: DeprecationEvent): void {
   const subject = e.endpoint ? `${e.endpoint} in ${e.version}` : e.version;
   const key = e.endpoint ? `${e.version}:${e.endpoint}` : e.version;
+  all.push({
+    id: `${key}:deprecated:${formatIsoDate(e.deprecatedAt)}`,
+    at: e.deprecatedAt,
+    kind: e.endpoint ? 'endpoint_deprecated' : 'deprecated',
+    version: e.version,
+    ...(e.endpoint ? { endpoint: e.endpoint } : {}),
+    title: e.endpoint ? `${e.endpoint} deprecated in ${e.version}` : `${e.version} deprecated`,
+    summary: `${subject} is deprecated and will be removed on ${formatIsoDate(e.sunsetAt)}.${e.instead ?? ''}`,
+    changes: [],
+    ...(e.links.guideUrl ? { guideUrl: e.links.guideUrl } : {}),
+  });
   const base = {
     version: e.version,
     changes: [],

@@ -1,3 +1,4 @@
+import { versionNamePattern } from './bundle-types.ts';
 import { endpointMemberProblem, endpointMembers, endpointOptional } from './endpoint-instructions.ts';
 import type { Instruction } from './instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
@@ -13,7 +14,6 @@ export interface VersionChangeEntry {
 }
 
 const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
-const versionName = /^v[1-9][0-9]{0,5}$/;
 
 /** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
 const members: Record<Instruction['op'], Record<string, string>> = {
@@ -87,7 +87,7 @@ export function readVersionChanges(data: unknown): { changes: VersionChangeEntry
         migrations[key] = value as NonNullable<VersionChange['responses']>;
       else problems.push(`${at}.${key}: must map schema names to functions (a JavaScript module's changes)`);
     }
-    if (typeof version !== 'string' || !versionName.test(version))
+    if (typeof version !== 'string' || !versionNamePattern.test(version))
       problems.push(`${at}.version: must name the version that introduced the change, such as "v2"`);
     if (typeof description !== 'string' || description.trim() === '')
       problems.push(`${at}.description: must be a sentence for the changelog and the migration guide`);

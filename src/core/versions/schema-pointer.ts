@@ -1,4 +1,4 @@
-import { isPlainObject, refName } from './schema-walk.ts';
+import { isPlainObject, patternOf, refName } from './schema-walk.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
 
 /**
@@ -62,7 +62,7 @@ function childrenAt(schemas: JsonSchema[], token: string): JsonSchema[] {
     if (Object.hasOwn(props, token) && isPlainObject(props[token])) out.push(props[token]);
     if (isPlainObject(s.patternProperties))
       for (const [pattern, child] of Object.entries(s.patternProperties))
-        if (isPlainObject(child) && matches(pattern, token)) out.push(child);
+        if (isPlainObject(child) && patternOf(pattern).test(token)) out.push(child);
     if (isPlainObject(s.additionalProperties)) out.push(s.additionalProperties);
     else if (s.additionalProperties === true) out.push({});
     if (/^(0|[1-9][0-9]*)$/.test(token)) {
@@ -73,14 +73,6 @@ function childrenAt(schemas: JsonSchema[], token: string): JsonSchema[] {
     }
   }
   return out;
-}
-
-function matches(pattern: string, token: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(token);
-  } catch {
-    return false;
-  }
 }
 
 /** The value at a JSON pointer (RFC 6901) in a body, or `found: false` where the body has none. */

@@ -49,7 +49,7 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
     while (queue.length > 0) {
       const current = queue.pop()!;
       if (ownOf(current)) return true;
-      for (const next of walkedRefs(options.schemas[current])) {
+      for (const next of refsIn(options.schemas[current])) {
         if (!seen.has(next)) {
           seen.add(next);
           queue.push(next);
@@ -104,36 +104,9 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
   return (name) => named(name, none);
 }
 
-/** The component names the walk follows from a schema: every `$ref` in it, at any depth of its subschemas. */
-function walkedRefs(schema: JsonSchema | undefined): string[] {
-  if (!schema) return [];
-  const target = refName(schema.$ref);
-  return [...(target === undefined ? [] : [target]), ...subschemas(schema).flatMap((child) => walkedRefs(child))];
-}
-
-/** Every subschema a value of `schema` may be checked against, as the walk follows them. */
-function subschemas(schema: JsonSchema): JsonSchema[] {
-  const items = schema.items;
-  return [
-    ...schemaValues(schema.properties),
-    ...schemaValues(schema.patternProperties),
-    ...schemaList([schema.additionalProperties]),
-    ...schemaList(Array.isArray(items) ? items : [items]),
-    ...schemaList(schema.prefixItems),
-    ...schemaList([schema.additionalItems]),
-    ...schemaList(schema.allOf),
-    ...schemaList(schema.anyOf),
-    ...schemaList(schema.oneOf),
-  ];
-}
-
 /** The schemas of a list (`allOf`), leaving out booleans and anything that is not a schema. */
 function schemaList(list: unknown): JsonSchema[] {
   return Array.isArray(list) ? list.filter(isPlainObject) : [];
-}
-
-function schemaValues(map: unknown): JsonSchema[] {
-  return isPlainObject(map) ? Object.values(map).filter(isPlainObject) : [];
 }
 
 type Node = (schema: JsonSchema) => Transform;
@@ -250,7 +223,7 @@ export function fits(schema: JsonSchema, value: unknown, at: { schemas: SchemaMa
 }
 
 /** A `patternProperties` name as a regular expression; one JavaScript cannot read matches nothing (Ajv refuses the document). */
-function patternOf(source: string): RegExp {
+export function patternOf(source: string): RegExp {
   try {
     return new RegExp(source, 'u');
   } catch {
