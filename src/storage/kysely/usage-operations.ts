@@ -113,10 +113,8 @@ const sources = {
   days: { table: 'versionary_usage_operation_days', time: 'day', sliceMs: 7 * dayMs },
 } as const;
 
-type Source = (typeof sources)[keyof typeof sources];
-
-interface Part extends Filters {
-  source: Source;
+interface Part {
+  source: (typeof sources)[keyof typeof sources];
   from: number;
   to: number;
 }
@@ -160,51 +158,42 @@ async function readOperationUsage(
     Number(last) + hourMs,
   );
   if (to <= from) return [];
-  const filters = { version: options.version, clientId: options.clientId };
   const daysFrom = Math.ceil(from / dayMs) * dayMs;
   const daysTo = Math.floor(to / dayMs) * dayMs;
   const parts: Part[] =
     daysTo > daysFrom
       ? [
-          { source: sources.hours, from, to: daysFrom, ...filters },
-          { source: sources.days, from: daysFrom, to: daysTo, ...filters },
-          { source: sources.hours, from: daysTo, to, ...filters },
+          { source: sources.hours, from, to: daysFrom },
+          { source: sources.days, from: daysFrom, to: daysTo },
+          { source: sources.hours, from: daysTo, to },
         ]
-      : [{ source: sources.hours, from, to, ...filters }];
+      : [{ source: sources.hours, from, to }];
+  const columns = sql`version, endpoint, client_id, calls, last_seen`;
+  const conditions = filterSql(options);
   const sums = new Map<string, OperationUsageRow>();
-  for (const part of parts)
-    for (let start = part.from; start < part.to; start += part.source.sliceMs)
-      await readSlice(
-        db,
-        { ...part, from: start, to: Math.min(part.to, start + part.source.sliceMs) },
-        { pageRows, sums },
-      );
+  for (const { source, from, to } of parts) {
+    const { table, time, sliceMs } = source;
+    const window = { time, from, to, sliceMs };
+    await scanPages<PageRow>(
+      db,
+      { table, keys: [time, ...keyColumns], columns, conditions, pageRows, window },
+      (rows) => {
+        for (const r of rows) {
+          const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
+          // Both drivers may hand back bigints as strings.
+          const calls = Number(r.calls);
+          const lastSeen = Number(r.last_seen);
+          const sum = sums.get(key);
+          if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
+          else {
+            sum.calls += calls;
+            if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
+          }
+        }
+      },
+    );
+  }
   return [...sums.values()].sort(byKey);
-}
-
-/** Add one slice's rows into `sums`, a page at a time. */
-async function readSlice(
-  db: Kysely<Tables>,
-  part: Part,
-  { pageRows, sums }: { pageRows: number; sums: Map<string, OperationUsageRow> },
-): Promise<void> {
-  const { table, time } = part.source;
-  const conditions = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`, ...filterSql(part)];
-  const columns = sql`${sql.ref(time)}, version, endpoint, client_id, calls, last_seen`;
-  await scanPages<PageRow>(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows }, (rows) => {
-    for (const r of rows) {
-      const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
-      // Both drivers may hand back bigints as strings.
-      const calls = Number(r.calls);
-      const lastSeen = Number(r.last_seen);
-      const sum = sums.get(key);
-      if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
-      else {
-        sum.calls += calls;
-        if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
-      }
-    }
-  });
 }
 
 function byKey(a: OperationUsageRow, b: OperationUsageRow): number {
