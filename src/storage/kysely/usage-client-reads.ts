@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClientUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { codePointOrder, dayMs, filterSql, minuteMs, scanPages, type Filters } from './usage-paged-scan.ts';
-import { rollups, splitWindow } from './usage-rollups.ts';
+import { rollups } from './usage-rollups.ts';
 
 interface RawRow extends Record<string, unknown> {
   client_id: string;
@@ -70,19 +70,23 @@ export async function readByClient(
 
 /** Minutes at the edges and days between, up to the last call recorded when the window is open-ended. */
 function windowParts(options: { since: number; until?: number | undefined }, last: number): Part[] {
-  if (options.until !== undefined && options.until <= options.since) return [];
-  const w = splitWindow(options);
+  const { until } = options;
+  if (until !== undefined && until <= options.since) return [];
+  const since = Math.floor(options.since / minuteMs) * minuteMs;
+  let daysFrom = Math.ceil(since / dayMs) * dayMs;
+  let daysTo = until === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(until / dayMs) * dayMs;
+  if (daysTo <= daysFrom) daysFrom = daysTo = since;
   const parts: Part[] = [];
   const minutes = (from: number, to: number) =>
     parts.push({ table: 'versionary_usage_minutes', window: { time: 'minute', from, to, sliceMs: 60 * minuteMs } });
-  if (w.daysFrom > w.since) minutes(w.since, w.daysFrom);
-  const daysTo = w.until === undefined ? Math.floor(last / dayMs) * dayMs + dayMs : w.daysTo;
-  if (daysTo > w.daysFrom)
+  if (daysFrom > since) minutes(since, daysFrom);
+  const lastDay = until === undefined ? Math.floor(last / dayMs) * dayMs + dayMs : daysTo;
+  if (lastDay > daysFrom)
     parts.push({
       table: 'versionary_usage_days',
-      window: { time: 'day', from: w.daysFrom, to: daysTo, sliceMs: 7 * dayMs },
+      window: { time: 'day', from: daysFrom, to: lastDay, sliceMs: 7 * dayMs },
     });
-  if (w.until !== undefined && w.until > w.daysTo) minutes(w.daysTo, w.until);
+  if (until !== undefined && until > daysTo) minutes(daysTo, until);
   return parts;
 }
 
