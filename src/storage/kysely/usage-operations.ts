@@ -8,7 +8,6 @@ const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
 const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
 
 type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
-type CountTable = 'versionary_usage_operation_hours' | 'versionary_usage_operation_days';
 /** A row of either table: `at` is its hour or its day. */
 type CountRow = OperationCountColumns & { at: number };
 
@@ -56,10 +55,26 @@ export async function writeOperationCounts(tx: Transaction<Tables>, counts: read
   // Merged by key first (a caller may hand the same key twice, which one upsert statement
   // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
   // and cannot deadlock each other.
-  const hours = merge(counts.map((c) => ({ ...c, at: hourOf(c.hour), client_id: c.clientId, last_seen: c.lastSeen })));
+  const hours = merge(
+    counts.map((c) => ({
+      at: hourOf(c.hour),
+      version: c.version,
+      endpoint: c.endpoint,
+      client_id: c.clientId,
+      calls: c.calls,
+      last_seen: c.lastSeen,
+    })),
+  );
   const days = merge(hours.map((r) => ({ ...r, at: dayOf(r.at) })));
-  await upsertCounts(tx, 'versionary_usage_operation_hours', hours);
-  await upsertCounts(tx, 'versionary_usage_operation_days', days);
+  for (const [{ table, time }, rows] of [
+    [sources.hours, hours],
+    [sources.days, days],
+  ] as const)
+    await upsertRollup(tx, {
+      table,
+      keys: [time, ...keyColumns],
+      rows: rows.map(({ at, ...r }) => ({ [time]: at, ...r })),
+    });
 }
 
 /** One row per (at, version, endpoint, client): calls added, the latest last_seen kept; sorted by that key. */
@@ -71,33 +86,9 @@ function merge(rows: readonly CountRow[]): CountRow[] {
     if (row) {
       row.calls += r.calls;
       if (r.last_seen > row.last_seen) row.last_seen = r.last_seen;
-    } else
-      byKey.set(key, {
-        at: r.at,
-        version: r.version,
-        endpoint: r.endpoint,
-        client_id: r.client_id,
-        calls: r.calls,
-        last_seen: r.last_seen,
-      });
+    } else byKey.set(key, { ...r });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
-
-function upsertCounts(tx: Transaction<Tables>, table: CountTable, rows: readonly CountRow[]): Promise<void> {
-  const time = table === 'versionary_usage_operation_hours' ? 'hour' : 'day';
-  return upsertRollup(tx, {
-    table,
-    keys: [time, 'version', 'endpoint', 'client_id'],
-    rows: rows.map((r) => ({
-      [time]: r.at,
-      version: r.version,
-      endpoint: r.endpoint,
-      client_id: r.client_id,
-      calls: r.calls,
-      last_seen: r.last_seen,
-    })),
-  });
 }
 
 /**
