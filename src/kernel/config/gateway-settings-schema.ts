@@ -6,6 +6,9 @@ import { unknownKey } from '../../core/text/index.ts';
 const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
 const HeaderName = Type.String({ pattern: headerNamePattern, errorText: 'must be a header name' });
 
+const origin = (example: string) =>
+  Type.String({ pattern: '^https?://[^/\\s?#]+/?$', errorText: `must be an origin such as "${example}"` });
+
 /**
  * A version: forwarded to its `upstream` with its `openapi` document, or served from a newer one
  * (`derivedFrom`) by a change file (`changes`). One object, so each member's mistake is named on
@@ -13,12 +16,7 @@ const HeaderName = Type.String({ pattern: headerNamePattern, errorText: 'must be
  */
 const GatewayVersionSchema = Type.Object(
   {
-    upstream: Type.Optional(
-      Type.String({
-        pattern: '^https?://[^/\\s?#]+/?$',
-        errorText: 'must be an origin such as "http://127.0.0.1:9001"',
-      }),
-    ),
+    upstream: Type.Optional(origin('http://127.0.0.1:9001')),
     openapi: Type.Optional(
       Type.String({
         minLength: 1,
@@ -109,12 +107,7 @@ const GatewaySectionSchema = Type.Object(
           listen: Type.Optional(
             Type.Integer({ minimum: 1, maximum: 65535, errorText: 'must be a port from 1 to 65535' }),
           ),
-          control: Type.Optional(
-            Type.String({
-              pattern: '^https?://[^/\\s?#]+/?$',
-              errorText: 'must be an origin such as "http://127.0.0.1:3000"',
-            }),
-          ),
+          control: Type.Optional(origin('http://127.0.0.1:3000')),
           // The shared memory of the usage counters nginx sends each second (`lua_shared_dict`, default `8m`).
           usageMemory: Type.Optional(
             Type.String({

@@ -10,8 +10,6 @@ export interface InstallMetricsOptions {
   metrics: ServiceMetrics;
   /** Version names that may appear as a label; anything else is `none`, so a scanner cannot grow the label set. */
   versions: () => string[];
-  /** Serve `GET /metrics` on this app (it needs an admin key: the caller's authorization says so). */
-  route: boolean;
   /** The API's path prefix (default `/api`): the version label is the segment after it. */
   prefix?: string;
   /** The client a call counts for (its client id, else its credential's), from the parts that authenticate it. */
@@ -28,8 +26,8 @@ const maxSeries = 4096;
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   provideSteps({ app, prefix: options.prefix }, [[metricsKey, options]]);
-  if (!options.route) return;
   const { metrics } = options;
+  // It needs an admin key: the caller's authorization says so.
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
     const text = await metrics.registry.metrics();
     return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);

@@ -80,7 +80,6 @@ export function installOps(
   installMetrics(app, {
     metrics,
     versions: () => runtime.versions().map((v) => v.name),
-    route: true,
     prefix: options.apiPrefix,
     clientOf: options.clientOf,
   });

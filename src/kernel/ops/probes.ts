@@ -13,10 +13,6 @@ export interface ProbeOptions {
   checks: ReadinessCheck[];
   /** True from the moment shutdown starts: `/readyz` then fails at once. */
   shuttingDown(): boolean;
-  /** A check slower than this counts as failed; 1000 ms by default. */
-  timeoutMs?: number;
-  /** Results are reused this long, so a probe storm costs one round of checks; 500 ms by default. */
-  cacheMs?: number;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -37,10 +33,13 @@ export function registerProbes(app: FastifyInstance, options: ProbeOptions): voi
   });
 }
 
+/** A check slower than this counts as failed. */
+const timeoutMs = 1000;
+/** Results are reused this long, so a probe storm costs one round of checks. */
+const cacheMs = 500;
+
 /** The readiness verdict: undefined when ready, else the problem `/readyz` answers with. */
 function createReadiness(options: ProbeOptions): () => Promise<VersionaryError | undefined> {
-  const timeoutMs = options.timeoutMs ?? 1000;
-  const cacheMs = options.cacheMs ?? 500;
   let last: { at: number; failed: string[] } | undefined;
   let running: Promise<string[]> | undefined;
   const runChecks = async (): Promise<string[]> => {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClientUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { codePointOrder, dayMs, filterSql, minuteMs, scanPages, type Filters } from './usage-paged-scan.ts';
-import { rollups, splitWindow } from './usage-rollups.ts';
+import { rollups } from './usage-rollups.ts';
 
 interface RawRow extends Record<string, unknown> {
   client_id: string;
@@ -26,9 +26,7 @@ type Table = 'versionary_usage_minutes' | 'versionary_usage_days' | 'versionary_
 /** One part of a window: a table, and the span of its time column read in slices of `sliceMs`. */
 interface Part {
   table: Table;
-  from?: number;
-  to?: number;
-  sliceMs?: number;
+  window?: { time: 'minute' | 'day'; from: number; to: number; sliceMs: number };
 }
 
 const columns = sql`client_id, version, endpoint, key_id, calls, first_seen, last_seen, user_agent`;
@@ -72,16 +70,23 @@ export async function readByClient(
 
 /** Minutes at the edges and days between, up to the last call recorded when the window is open-ended. */
 function windowParts(options: { since: number; until?: number | undefined }, last: number): Part[] {
-  if (options.until !== undefined && options.until <= options.since) return [];
-  const w = splitWindow(options);
+  const { until } = options;
+  if (until !== undefined && until <= options.since) return [];
+  const since = Math.floor(options.since / minuteMs) * minuteMs;
+  let daysFrom = Math.ceil(since / dayMs) * dayMs;
+  let daysTo = until === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(until / dayMs) * dayMs;
+  if (daysTo <= daysFrom) daysFrom = daysTo = since;
   const parts: Part[] = [];
   const minutes = (from: number, to: number) =>
-    parts.push({ table: 'versionary_usage_minutes', from, to, sliceMs: 60 * minuteMs });
-  if (w.daysFrom > w.since) minutes(w.since, w.daysFrom);
-  const daysTo = w.until === undefined ? Math.floor(last / dayMs) * dayMs + dayMs : w.daysTo;
-  if (daysTo > w.daysFrom)
-    parts.push({ table: 'versionary_usage_days', from: w.daysFrom, to: daysTo, sliceMs: 7 * dayMs });
-  if (w.until !== undefined && w.until > w.daysTo) minutes(w.daysTo, w.until);
+    parts.push({ table: 'versionary_usage_minutes', window: { time: 'minute', from, to, sliceMs: 60 * minuteMs } });
+  if (daysFrom > since) minutes(since, daysFrom);
+  const lastDay = until === undefined ? Math.floor(last / dayMs) * dayMs + dayMs : daysTo;
+  if (lastDay > daysFrom)
+    parts.push({
+      table: 'versionary_usage_days',
+      window: { time: 'day', from: daysFrom, to: lastDay, sliceMs: 7 * dayMs },
+    });
+  if (until !== undefined && until > daysTo) minutes(daysTo, until);
   return parts;
 }
 
@@ -90,30 +95,13 @@ async function readPart(
   options: { part: Part; filters: RawBuilder<unknown>[]; pageRows: number; sums: Map<string, Sum> },
 ): Promise<void> {
   const { part, filters, pageRows, sums } = options;
-  const keys = rollups[part.table];
-  const time = keys[0] === 'minute' || keys[0] === 'day' ? keys[0] : undefined;
-  const slices: Array<RawBuilder<unknown>[]> = [];
-  if (time === undefined || part.from === undefined || part.to === undefined) slices.push([]);
-  else
-    for (let start = part.from; start < part.to; start += part.sliceMs!)
-      slices.push([
-        sql`${sql.ref(time)} >= ${start}`,
-        sql`${sql.ref(time)} < ${Math.min(part.to, start + part.sliceMs!)}`,
-      ]);
-  for (const slice of slices)
-    await scanPages<RawRow>(
-      db,
-      {
-        table: part.table,
-        keys,
-        columns: time ? sql`${sql.ref(time)}, ${columns}` : columns,
-        conditions: [...slice, ...filters],
-        pageRows,
-      },
-      (rows) => {
-        for (const r of rows) add(sums, r);
-      },
-    );
+  await scanPages<RawRow>(
+    db,
+    { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },
+    (rows) => {
+      for (const r of rows) add(sums, r);
+    },
+  );
 }
 
 function add(sums: Map<string, Sum>, r: RawRow): void {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { UsageLogStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { writeOperationCounts } from './usage-operations.ts';
-import { writeUsageCalls } from './usage-store.ts';
+import { rawInsertOf, writeUsageCalls } from './usage-store.ts';
 
 /**
  * The usage-log offsets over Kysely (`versionary_usage_log_offsets`). A commit moves the offset
@@ -11,6 +11,7 @@ import { writeUsageCalls } from './usage-store.ts';
  * rows of a line are in the database exactly when the offset is past it.
  */
 export function createUsageLogStore(db: Kysely<Tables>): UsageLogStore {
+  const rawInsert = rawInsertOf(db);
   return {
     async position(path) {
       const row = await db
@@ -73,7 +74,7 @@ export function createUsageLogStore(db: Kysely<Tables>): UsageLogStore {
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1)
           throw new Error(`the lease on ${position.path} is held by another reader: nothing written`);
-        if (batch.calls.length > 0) await writeUsageCalls(tx, batch.calls, { keepRaw: batch.keepRaw });
+        if (batch.calls.length > 0) await writeUsageCalls(tx, batch.calls, { keepRaw: batch.keepRaw, rawInsert });
         await writeOperationCounts(tx, batch.counts);
       });
     },

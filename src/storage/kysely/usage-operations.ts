@@ -8,7 +8,6 @@ const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
 const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
 
 type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
-type CountTable = 'versionary_usage_operation_hours' | 'versionary_usage_operation_days';
 /** A row of either table: `at` is its hour or its day. */
 type CountRow = OperationCountColumns & { at: number };
 
@@ -56,10 +55,26 @@ export async function writeOperationCounts(tx: Transaction<Tables>, counts: read
   // Merged by key first (a caller may hand the same key twice, which one upsert statement
   // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
   // and cannot deadlock each other.
-  const hours = merge(counts.map((c) => ({ ...c, at: hourOf(c.hour), client_id: c.clientId, last_seen: c.lastSeen })));
+  const hours = merge(
+    counts.map((c) => ({
+      at: hourOf(c.hour),
+      version: c.version,
+      endpoint: c.endpoint,
+      client_id: c.clientId,
+      calls: c.calls,
+      last_seen: c.lastSeen,
+    })),
+  );
   const days = merge(hours.map((r) => ({ ...r, at: dayOf(r.at) })));
-  await upsertCounts(tx, 'versionary_usage_operation_hours', hours);
-  await upsertCounts(tx, 'versionary_usage_operation_days', days);
+  for (const [{ table, time }, rows] of [
+    [sources.hours, hours],
+    [sources.days, days],
+  ] as const)
+    await upsertRollup(tx, {
+      table,
+      keys: [time, ...keyColumns],
+      rows: rows.map(({ at, ...r }) => ({ [time]: at, ...r })),
+    });
 }
 
 /** One row per (at, version, endpoint, client): calls added, the latest last_seen kept; sorted by that key. */
@@ -71,33 +86,9 @@ function merge(rows: readonly CountRow[]): CountRow[] {
     if (row) {
       row.calls += r.calls;
       if (r.last_seen > row.last_seen) row.last_seen = r.last_seen;
-    } else
-      byKey.set(key, {
-        at: r.at,
-        version: r.version,
-        endpoint: r.endpoint,
-        client_id: r.client_id,
-        calls: r.calls,
-        last_seen: r.last_seen,
-      });
+    } else byKey.set(key, { ...r });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
-
-function upsertCounts(tx: Transaction<Tables>, table: CountTable, rows: readonly CountRow[]): Promise<void> {
-  const time = table === 'versionary_usage_operation_hours' ? 'hour' : 'day';
-  return upsertRollup(tx, {
-    table,
-    keys: [time, 'version', 'endpoint', 'client_id'],
-    rows: rows.map((r) => ({
-      [time]: r.at,
-      version: r.version,
-      endpoint: r.endpoint,
-      client_id: r.client_id,
-      calls: r.calls,
-      last_seen: r.last_seen,
-    })),
-  });
 }
 
 /**
@@ -113,10 +104,8 @@ const sources = {
   days: { table: 'versionary_usage_operation_days', time: 'day', sliceMs: 7 * dayMs },
 } as const;
 
-type Source = (typeof sources)[keyof typeof sources];
-
-interface Part extends Filters {
-  source: Source;
+interface Part {
+  source: (typeof sources)[keyof typeof sources];
   from: number;
   to: number;
 }
@@ -160,51 +149,42 @@ async function readOperationUsage(
     Number(last) + hourMs,
   );
   if (to <= from) return [];
-  const filters = { version: options.version, clientId: options.clientId };
   const daysFrom = Math.ceil(from / dayMs) * dayMs;
   const daysTo = Math.floor(to / dayMs) * dayMs;
   const parts: Part[] =
     daysTo > daysFrom
       ? [
-          { source: sources.hours, from, to: daysFrom, ...filters },
-          { source: sources.days, from: daysFrom, to: daysTo, ...filters },
-          { source: sources.hours, from: daysTo, to, ...filters },
+          { source: sources.hours, from, to: daysFrom },
+          { source: sources.days, from: daysFrom, to: daysTo },
+          { source: sources.hours, from: daysTo, to },
         ]
-      : [{ source: sources.hours, from, to, ...filters }];
+      : [{ source: sources.hours, from, to }];
+  const columns = sql`version, endpoint, client_id, calls, last_seen`;
+  const conditions = filterSql(options);
   const sums = new Map<string, OperationUsageRow>();
-  for (const part of parts)
-    for (let start = part.from; start < part.to; start += part.source.sliceMs)
-      await readSlice(
-        db,
-        { ...part, from: start, to: Math.min(part.to, start + part.source.sliceMs) },
-        { pageRows, sums },
-      );
+  for (const { source, from, to } of parts) {
+    const { table, time, sliceMs } = source;
+    const window = { time, from, to, sliceMs };
+    await scanPages<PageRow>(
+      db,
+      { table, keys: [time, ...keyColumns], columns, conditions, pageRows, window },
+      (rows) => {
+        for (const r of rows) {
+          const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
+          // Both drivers may hand back bigints as strings.
+          const calls = Number(r.calls);
+          const lastSeen = Number(r.last_seen);
+          const sum = sums.get(key);
+          if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
+          else {
+            sum.calls += calls;
+            if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
+          }
+        }
+      },
+    );
+  }
   return [...sums.values()].sort(byKey);
-}
-
-/** Add one slice's rows into `sums`, a page at a time. */
-async function readSlice(
-  db: Kysely<Tables>,
-  part: Part,
-  { pageRows, sums }: { pageRows: number; sums: Map<string, OperationUsageRow> },
-): Promise<void> {
-  const { table, time } = part.source;
-  const conditions = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`, ...filterSql(part)];
-  const columns = sql`${sql.ref(time)}, version, endpoint, client_id, calls, last_seen`;
-  await scanPages<PageRow>(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows }, (rows) => {
-    for (const r of rows) {
-      const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
-      // Both drivers may hand back bigints as strings.
-      const calls = Number(r.calls);
-      const lastSeen = Number(r.last_seen);
-      const sum = sums.get(key);
-      if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
-      else {
-        sum.calls += calls;
-        if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
-      }
-    }
-  });
 }
 
 function byKey(a: OperationUsageRow, b: OperationUsageRow): number {

@@ -18,22 +18,41 @@ export function filterSql(filters: Filters): RawBuilder<unknown>[] {
   return conditions;
 }
 
+interface Scan {
+  table: string;
+  keys: readonly string[];
+  columns: RawBuilder<unknown>;
+  conditions: RawBuilder<unknown>[];
+  pageRows: number;
+}
+
 /**
  * Read the rows of a table that match `conditions` in pages of `pageRows`, in the order of its
  * primary key (`keys`, which the selected `columns` must include), handing each page to `onPage`
  * and taking a turn of the event loop after it. The SQLite driver is synchronous: one large read
  * would hold the loop, and every request, for as long as it runs; a page holds it for a few
- * milliseconds. On PostgreSQL the connection goes back to the pool between pages.
+ * milliseconds. On PostgreSQL the connection goes back to the pool between pages. With a
+ * `window`, only the rows whose `time` column is in [from, to) are read (and that column is
+ * selected too), in time slices of at most `sliceMs`.
  */
 export async function scanPages<Row extends Record<string, unknown>>(
   db: Kysely<Tables>,
-  options: {
-    table: string;
-    keys: readonly string[];
-    columns: RawBuilder<unknown>;
-    conditions: RawBuilder<unknown>[];
-    pageRows: number;
-  },
+  options: Scan & { window?: { time: string; from: number; to: number; sliceMs: number } | undefined },
+  onPage: (rows: Row[]) => void,
+): Promise<void> {
+  const { window } = options;
+  if (!window) return scanSlice(db, options, onPage);
+  const time = sql.ref(window.time);
+  const columns = sql`${time}, ${options.columns}`;
+  for (let start = window.from; start < window.to; start += window.sliceMs) {
+    const slice = [sql`${time} >= ${start}`, sql`${time} < ${Math.min(window.to, start + window.sliceMs)}`];
+    await scanSlice(db, { ...options, columns, conditions: [...slice, ...options.conditions] }, onPage);
+  }
+}
+
+async function scanSlice<Row extends Record<string, unknown>>(
+  db: Kysely<Tables>,
+  options: Scan,
   onPage: (rows: Row[]) => void,
 ): Promise<void> {
   const keys = sql.join(options.keys.map((k) => sql.ref(k)));

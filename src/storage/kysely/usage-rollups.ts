@@ -116,21 +116,3 @@ export async function upsertRollup(
       .execute();
   }
 }
-
-/**
- * The boundaries of a window, for reading whole days from `versionary_usage_days` and the ragged edges
- * from `versionary_usage_minutes`.
- */
-export function splitWindow(options: { since: number; until?: number }): {
-  since: number;
-  daysFrom: number;
-  daysTo: number;
-  until: number | undefined;
-} {
-  const since = Math.floor(options.since / minuteMs) * minuteMs;
-  const until = options.until;
-  const daysFrom = Math.ceil(since / dayMs) * dayMs;
-  const daysTo = until === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(until / dayMs) * dayMs;
-  if (daysTo <= daysFrom) return { since, daysFrom: since, daysTo: since, until };
-  return { since, daysFrom, daysTo, until };
-}

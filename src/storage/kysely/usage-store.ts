@@ -122,7 +122,7 @@ const chunk = 200;
  * tree per batch cost more than SQLite's insert itself (a batch's last chunk has any size up to
  * {@link chunk}, so up to that many are kept, a few kilobytes each).
  */
-function rawInsertOf(db: Kysely<Tables>): (rows: number) => CompiledQuery {
+export function rawInsertOf(db: Kysely<Tables>): (rows: number) => CompiledQuery {
   const compiled = new Map<number, CompiledQuery>();
   return (rows) => {
     let query = compiled.get(rows);
@@ -145,7 +145,7 @@ function rawInsertOf(db: Kysely<Tables>): (rows: number) => CompiledQuery {
 export async function writeUsageCalls(
   tx: Transaction<Tables>,
   records: readonly UsageCall[],
-  options: { keepRaw: boolean; rawInsert?: (rows: number) => CompiledQuery },
+  options: { keepRaw: boolean; rawInsert: (rows: number) => CompiledQuery },
 ): Promise<void> {
   // An element call counts only in its own rollup: the version and endpoint reads, and the raw
   // calls listing (which has no element column), see only the calls that are not one.
@@ -160,16 +160,9 @@ export async function writeUsageCalls(
   if (!options.keepRaw) return;
   for (let i = 0; i < plain.length; i += chunk) {
     const part = plain.slice(i, i + chunk);
-    if (options.rawInsert) {
-      const parameters: unknown[] = [];
-      for (const r of part) parameters.push(r.version, r.endpoint, r.clientId, r.at);
-      await tx.executeQuery({ ...options.rawInsert(part.length), parameters });
-    } else {
-      await tx
-        .insertInto('versionary_usage_calls')
-        .values(part.map((r) => ({ version: r.version, endpoint: r.endpoint, client_id: r.clientId, at: r.at })))
-        .execute();
-    }
+    const parameters: unknown[] = [];
+    for (const r of part) parameters.push(r.version, r.endpoint, r.clientId, r.at);
+    await tx.executeQuery({ ...options.rawInsert(part.length), parameters });
   }
 }
 
