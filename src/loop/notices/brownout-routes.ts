@@ -11,15 +11,8 @@ import type { ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/in
 import type { BrownoutCache } from './brownout-guard.ts';
 import { resolveTarget, targetItem, type TargetInput } from './brownout-targets.ts';
 import { noticeSubjects } from './gather.ts';
-import {
-  BrownoutBody,
-  BrownoutItem,
-  BrownoutList,
-  BrownoutParams,
-  NoticeNoQuery,
-  RehearsalBody,
-  noticeProblems,
-} from './schemas.ts';
+import { BrownoutBody, BrownoutItem, BrownoutList, BrownoutParams, RehearsalBody } from './schemas.ts';
+import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 import { Type } from '@sinclair/typebox';
 
 const noClient = { 401: 'No credentials', 403: 'The credential belongs to no client' };
@@ -53,9 +46,9 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         operationId: 'brownouts.list',
         summary: 'List planned brownouts and rehearsals',
         tags: ['brownouts'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         description: "Every brownout, from the config file and from this API, and every client's rehearsal.",
-        response: { 200: BrownoutList, ...noticeProblems({ 400: 'An unknown query parameter' }) },
+        response: { 200: BrownoutList, ...problems({ 400: 'An unknown query parameter' }) },
       },
     },
     async () => ({ data: options.cache.all().map(item) }),
@@ -67,14 +60,14 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         operationId: 'brownouts.create',
         summary: 'Plan a brownout',
         tags: ['brownouts'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         body: BrownoutBody,
         description:
           'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice. `target` aims it at every client (the default), a list of clients, or the clients that called the subject in the last N days (resolved now and recorded on the brownout).',
         responseHeaders: { 201: ['Location'] },
         response: {
           201: { ...BrownoutItem, description: 'Planned; `Location` names the brownout.' },
-          ...noticeProblems({ 400: badBrownout }),
+          ...problems({ 400: badBrownout }),
         },
       },
     },
@@ -91,11 +84,11 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         summary: 'Cancel a planned brownout',
         tags: ['brownouts'],
         params: BrownoutParams,
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         description: 'Cancel a brownout planned through this API (those of the config file are changed there).',
         response: {
           204: Type.Null({ description: 'Cancelled' }),
-          ...noticeProblems({
+          ...problems({
             400: 'An unknown query parameter',
             404: 'No brownout with this id planned through this API',
           }),
@@ -141,7 +134,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         tags: ['notices'],
         response: {
           200: BrownoutList,
-          ...noticeProblems(noClient),
+          ...problems(noClient),
         },
       },
     },
@@ -164,7 +157,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         body: RehearsalBody,
         response: {
           201: BrownoutItem,
-          ...noticeProblems({ 400: badBrownout, ...noClient }),
+          ...problems({ 400: badBrownout, ...noClient }),
         },
       },
     },
@@ -183,7 +176,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         params: BrownoutParams,
         response: {
           204: Type.Null(),
-          ...noticeProblems({ ...noClient, 404: 'You have no rehearsal with this id' }),
+          ...problems({ ...noClient, 404: 'You have no rehearsal with this id' }),
         },
       },
     },

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { defaultScheduleSteps, scheduleWindows, type Brownout, type ScheduleStep } from '../../core/notices/index.ts';
 import { brownoutRefused, findSubject, toItem, type BrownoutRoutesOptions } from './brownout-routes.ts';
 import { resolveTarget, type TargetInput } from './brownout-targets.ts';
-import { BrownoutScheduleBody, BrownoutScheduleResult, NoticeNoQuery, noticeProblems } from './schemas.ts';
+import { BrownoutScheduleBody, BrownoutScheduleResult } from './schemas.ts';
+import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 
 type Body = { version: string; endpoint?: string; steps?: ScheduleStep[]; target?: TargetInput };
 
@@ -19,13 +20,13 @@ export function registerBrownoutScheduleRoute(app: FastifyInstance, options: Bro
         operationId: 'brownouts.schedule',
         summary: 'Plan a progressive series of brownouts before the sunset',
         tags: ['brownouts'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         body: BrownoutScheduleBody,
         description:
           'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
         response: {
           201: { ...BrownoutScheduleResult, description: 'Planned.' },
-          ...noticeProblems({
+          ...problems({
             400: 'The body is invalid, the subject is not deprecated, or a step cannot be planned',
           }),
         },
