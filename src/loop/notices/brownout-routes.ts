@@ -97,12 +97,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      if (!(await options.store.deleteBrownout(id)))
-        throw new VersionaryError({
-          code: ErrorCode.NotFound,
-          detail: `No brownout ${id} (brownouts of the config file are changed there).`,
-        });
-      await options.cache.refresh();
+      await cancel(options, id, `No brownout ${id} (brownouts of the config file are changed there).`);
       return reply.code(204).send();
     },
   );
@@ -183,10 +178,8 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
     async (request, reply) => {
       const clientId = clientOf(request);
       const { id } = request.params as { id: string };
-      const mine = options.cache.all().find((b) => b.id === id && b.clientId === clientId);
-      if (!mine || !(await options.store.deleteBrownout(id)))
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `You have no rehearsal ${id}.` });
-      await options.cache.refresh();
+      const mine = options.cache.all().some((b) => b.id === id && b.clientId === clientId);
+      await cancel(options, mine ? id : undefined, `You have no rehearsal ${id}.`);
       return reply.code(204).send();
     },
   );
@@ -250,18 +243,32 @@ async function save(options: BrownoutRoutesOptions, input: { body: Body; clientI
     }
   }
   if (problems.length > 0) throw brownoutRefused(problems);
-  const b: Brownout = {
-    id: `bo_${randomBytes(8).toString('hex')}`,
-    version: body.version,
-    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
-    startsAt: startsAt!,
-    endsAt: endsAt!,
-    ...(clientId ? { clientId } : {}),
-    ...resolved.target,
-  };
+  const b = newBrownout(body, { startsAt: startsAt!, endsAt: endsAt!, ...(clientId ? { clientId } : {}) }, resolved);
   await options.store.saveBrownout({ ...b, createdAt: options.clock.now() });
   await options.cache.refresh();
   return b;
+}
+
+/** A brownout of the body's subject over this window, with a fresh id and the resolved target. */
+export function newBrownout(
+  body: { version: string; endpoint?: string },
+  window: { startsAt: number; endsAt: number; clientId?: string },
+  resolved: { target: Partial<Brownout> },
+): Brownout {
+  return {
+    id: `bo_${randomBytes(8).toString('hex')}`,
+    version: body.version,
+    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
+    ...window,
+    ...resolved.target,
+  };
+}
+
+/** Delete a brownout planned through the API (none when `id` is undefined): a 404 with `detail` when there is none. */
+async function cancel(options: BrownoutRoutesOptions, id: string | undefined, detail: string): Promise<void> {
+  if (id === undefined || !(await options.store.deleteBrownout(id)))
+    throw new VersionaryError({ code: ErrorCode.NotFound, detail });
+  await options.cache.refresh();
 }
 
 export function toItem(b: Brownout, configured: Brownout[]) {

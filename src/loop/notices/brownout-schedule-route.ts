@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { defaultScheduleSteps, scheduleWindows, type Brownout, type ScheduleStep } from '../../core/notices/index.ts';
-import { brownoutRefused, findSubject, toItem, type BrownoutRoutesOptions } from './brownout-routes.ts';
+import { defaultScheduleSteps, scheduleWindows, type ScheduleStep } from '../../core/notices/index.ts';
+import { brownoutRefused, findSubject, newBrownout, toItem, type BrownoutRoutesOptions } from './brownout-routes.ts';
 import { resolveTarget, type TargetInput } from './brownout-targets.ts';
 import { BrownoutScheduleBody, BrownoutScheduleResult } from './schemas.ts';
 import { NoQuery, problems } from '../host/admin-route-schemas.ts';
@@ -55,19 +54,8 @@ export function registerBrownoutScheduleRoute(app: FastifyInstance, options: Bro
         ),
       );
       if (problems.length > 0) throw brownoutRefused(problems);
-      const planned: Brownout[] = windows.flatMap((w) =>
-        'startsAt' in w
-          ? [
-              {
-                id: `bo_${randomBytes(8).toString('hex')}`,
-                version: body.version,
-                ...(body.endpoint ? { endpoint: body.endpoint } : {}),
-                startsAt: w.startsAt,
-                endsAt: w.endsAt,
-                ...resolved.target,
-              },
-            ]
-          : [],
+      const planned = windows.flatMap((w) =>
+        'startsAt' in w ? [newBrownout(body, { startsAt: w.startsAt, endsAt: w.endsAt }, resolved)] : [],
       );
       for (const b of planned) await options.store.saveBrownout({ ...b, createdAt: now });
       await options.cache.refresh();
