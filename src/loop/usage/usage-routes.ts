@@ -314,14 +314,14 @@ const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
 });
 
 /** A usage query's window and its `version` and `client` filters, as the usage store reads them. */
-export const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
+const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
   ...window,
   ...(query.version ? { version: query.version } : {}),
   ...(query.client ? { clientId: query.client } : {}),
 });
 
 /** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
-export function readWindow(
+function readWindow(
   query: Record<string, string | undefined>,
   now: number,
   lookbackDays = defaultLookbackDays,
