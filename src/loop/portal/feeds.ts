@@ -74,7 +74,7 @@ export function anchorOf(entry: Pick<ChangelogEntry, 'id'>): string {
 }
 
 /** An entry's summary, then its changes as a list. */
-export const entryText = (e: ChangelogEntry): string =>
+const entryText = (e: ChangelogEntry): string =>
   e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
 
 /** An instant in the RFC 3339 form feeds use. */
