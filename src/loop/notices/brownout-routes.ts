@@ -11,15 +11,8 @@ import type { ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/in
 import type { BrownoutCache } from './brownout-guard.ts';
 import { resolveTarget, targetItem, type TargetInput } from './brownout-targets.ts';
 import { noticeSubjects } from './gather.ts';
-import {
-  BrownoutBody,
-  BrownoutItem,
-  BrownoutList,
-  BrownoutParams,
-  NoticeNoQuery,
-  RehearsalBody,
-  noticeProblems,
-} from './schemas.ts';
+import { BrownoutBody, BrownoutItem, BrownoutList, BrownoutParams, RehearsalBody } from './schemas.ts';
+import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 import { Type } from '@sinclair/typebox';
 
 const noClient = { 401: 'No credentials', 403: 'The credential belongs to no client' };
@@ -53,9 +46,9 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         operationId: 'brownouts.list',
         summary: 'List planned brownouts and rehearsals',
         tags: ['brownouts'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         description: "Every brownout, from the config file and from this API, and every client's rehearsal.",
-        response: { 200: BrownoutList, ...noticeProblems({ 400: 'An unknown query parameter' }) },
+        response: { 200: BrownoutList, ...problems({ 400: 'An unknown query parameter' }) },
       },
     },
     async () => ({ data: options.cache.all().map(item) }),
@@ -67,14 +60,14 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         operationId: 'brownouts.create',
         summary: 'Plan a brownout',
         tags: ['brownouts'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         body: BrownoutBody,
         description:
           'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice. `target` aims it at every client (the default), a list of clients, or the clients that called the subject in the last N days (resolved now and recorded on the brownout).',
         responseHeaders: { 201: ['Location'] },
         response: {
           201: { ...BrownoutItem, description: 'Planned; `Location` names the brownout.' },
-          ...noticeProblems({ 400: badBrownout }),
+          ...problems({ 400: badBrownout }),
         },
       },
     },
@@ -91,11 +84,11 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         summary: 'Cancel a planned brownout',
         tags: ['brownouts'],
         params: BrownoutParams,
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         description: 'Cancel a brownout planned through this API (those of the config file are changed there).',
         response: {
           204: Type.Null({ description: 'Cancelled' }),
-          ...noticeProblems({
+          ...problems({
             400: 'An unknown query parameter',
             404: 'No brownout with this id planned through this API',
           }),
@@ -104,12 +97,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      if (!(await options.store.deleteBrownout(id)))
-        throw new VersionaryError({
-          code: ErrorCode.NotFound,
-          detail: `No brownout ${id} (brownouts of the config file are changed there).`,
-        });
-      await options.cache.refresh();
+      await cancel(options, id, `No brownout ${id} (brownouts of the config file are changed there).`);
       return reply.code(204).send();
     },
   );
@@ -141,7 +129,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         tags: ['notices'],
         response: {
           200: BrownoutList,
-          ...noticeProblems(noClient),
+          ...problems(noClient),
         },
       },
     },
@@ -164,7 +152,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         body: RehearsalBody,
         response: {
           201: BrownoutItem,
-          ...noticeProblems({ 400: badBrownout, ...noClient }),
+          ...problems({ 400: badBrownout, ...noClient }),
         },
       },
     },
@@ -183,17 +171,15 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         params: BrownoutParams,
         response: {
           204: Type.Null(),
-          ...noticeProblems({ ...noClient, 404: 'You have no rehearsal with this id' }),
+          ...problems({ ...noClient, 404: 'You have no rehearsal with this id' }),
         },
       },
     },
     async (request, reply) => {
       const clientId = clientOf(request);
       const { id } = request.params as { id: string };
-      const mine = options.cache.all().find((b) => b.id === id && b.clientId === clientId);
-      if (!mine || !(await options.store.deleteBrownout(id)))
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `You have no rehearsal ${id}.` });
-      await options.cache.refresh();
+      const mine = options.cache.all().some((b) => b.id === id && b.clientId === clientId);
+      await cancel(options, mine ? id : undefined, `You have no rehearsal ${id}.`);
       return reply.code(204).send();
     },
   );
@@ -257,18 +243,32 @@ async function save(options: BrownoutRoutesOptions, input: { body: Body; clientI
     }
   }
   if (problems.length > 0) throw brownoutRefused(problems);
-  const b: Brownout = {
-    id: `bo_${randomBytes(8).toString('hex')}`,
-    version: body.version,
-    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
-    startsAt: startsAt!,
-    endsAt: endsAt!,
-    ...(clientId ? { clientId } : {}),
-    ...resolved.target,
-  };
+  const b = newBrownout(body, { startsAt: startsAt!, endsAt: endsAt!, ...(clientId ? { clientId } : {}) }, resolved);
   await options.store.saveBrownout({ ...b, createdAt: options.clock.now() });
   await options.cache.refresh();
   return b;
+}
+
+/** A brownout of the body's subject over this window, with a fresh id and the resolved target. */
+export function newBrownout(
+  body: { version: string; endpoint?: string },
+  window: { startsAt: number; endsAt: number; clientId?: string },
+  resolved: { target: Partial<Brownout> },
+): Brownout {
+  return {
+    id: `bo_${randomBytes(8).toString('hex')}`,
+    version: body.version,
+    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
+    ...window,
+    ...resolved.target,
+  };
+}
+
+/** Delete a brownout planned through the API (none when `id` is undefined): a 404 with `detail` when there is none. */
+async function cancel(options: BrownoutRoutesOptions, id: string | undefined, detail: string): Promise<void> {
+  if (id === undefined || !(await options.store.deleteBrownout(id)))
+    throw new VersionaryError({ code: ErrorCode.NotFound, detail });
+  await options.cache.refresh();
 }
 
 export function toItem(b: Brownout, configured: Brownout[]) {

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { defaultScheduleSteps, scheduleWindows, type Brownout, type ScheduleStep } from '../../core/notices/index.ts';
-import { brownoutRefused, findSubject, toItem, type BrownoutRoutesOptions } from './brownout-routes.ts';
+import { defaultScheduleSteps, scheduleWindows, type ScheduleStep } from '../../core/notices/index.ts';
+import { brownoutRefused, findSubject, newBrownout, toItem, type BrownoutRoutesOptions } from './brownout-routes.ts';
 import { resolveTarget, type TargetInput } from './brownout-targets.ts';
-import { BrownoutScheduleBody, BrownoutScheduleResult, NoticeNoQuery, noticeProblems } from './schemas.ts';
+import { BrownoutScheduleBody, BrownoutScheduleResult } from './schemas.ts';
+import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 
 type Body = { version: string; endpoint?: string; steps?: ScheduleStep[]; target?: TargetInput };
 
@@ -19,13 +19,13 @@ export function registerBrownoutScheduleRoute(app: FastifyInstance, options: Bro
         operationId: 'brownouts.schedule',
         summary: 'Plan a progressive series of brownouts before the sunset',
         tags: ['brownouts'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         body: BrownoutScheduleBody,
         description:
           'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
         response: {
           201: { ...BrownoutScheduleResult, description: 'Planned.' },
-          ...noticeProblems({
+          ...problems({
             400: 'The body is invalid, the subject is not deprecated, or a step cannot be planned',
           }),
         },
@@ -54,19 +54,8 @@ export function registerBrownoutScheduleRoute(app: FastifyInstance, options: Bro
         ),
       );
       if (problems.length > 0) throw brownoutRefused(problems);
-      const planned: Brownout[] = windows.flatMap((w) =>
-        'startsAt' in w
-          ? [
-              {
-                id: `bo_${randomBytes(8).toString('hex')}`,
-                version: body.version,
-                ...(body.endpoint ? { endpoint: body.endpoint } : {}),
-                startsAt: w.startsAt,
-                endsAt: w.endsAt,
-                ...resolved.target,
-              },
-            ]
-          : [],
+      const planned = windows.flatMap((w) =>
+        'startsAt' in w ? [newBrownout(body, { startsAt: w.startsAt, endsAt: w.endsAt }, resolved)] : [],
       );
       for (const b of planned) await options.store.saveBrownout({ ...b, createdAt: now });
       await options.cache.refresh();

@@ -7,14 +7,8 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { eventType, subjectParts, type NoticeKind } from '../../core/notices/index.ts';
 import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/index.ts';
-import {
-  NoticeList,
-  NoticeNoQuery,
-  NoticeQuery,
-  noticeProblems,
-  PassReportSchema,
-  UnsubscribeQuery,
-} from './schemas.ts';
+import { NoticeList, NoticeQuery, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
+import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
 import type { NoticeWorker } from './plan-outbox.ts';
 
@@ -30,11 +24,11 @@ export function registerNoticeAdminRoutes(
         operationId: 'notices.run',
         summary: 'Run one notices pass now (after flushing buffered usage)',
         tags: ['notices'],
-        querystring: NoticeNoQuery,
+        querystring: NoQuery,
         description:
           'Plans the notices now due and delivers what is pending, as the scheduled pass does; answers what it did. An action, not a resource: its path ends in a verb (`x-lint-skip`).',
         'x-lint-skip': ['collection-not-plural'],
-        response: { 200: PassReportSchema, ...noticeProblems({ 400: 'An unknown query parameter' }) },
+        response: { 200: PassReportSchema, ...problems({ 400: 'An unknown query parameter' }) },
       },
     },
     async () => options.worker.runPass(),
@@ -48,7 +42,7 @@ export function registerNoticeAdminRoutes(
         tags: ['notices'],
         querystring: NoticeQuery,
         description: 'The outbox: one row per notice, channel and recipient, oldest first, a page at a time.',
-        response: { 200: NoticeList, ...noticeProblems({ 400: 'An invalid query parameter' }) },
+        response: { 200: NoticeList, ...problems({ 400: 'An invalid query parameter' }) },
       },
       // limit is validated as the integer the document publishes, from its canonical decimal text only.
       config: queryIntegerSteps(NoticeQuery as unknown as Record<string, unknown>),
@@ -146,7 +140,7 @@ export function registerUnsubscribeRoutes(
           summary: 'Unsubscribe a contact from deprecation notices (one click)',
           response: {
             200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
-            ...noticeProblems({ ...linkProblems, 404: 'The contact is no longer on the client' }),
+            ...problems({ ...linkProblems, 404: 'The contact is no longer on the client' }),
           },
         },
       },
@@ -167,7 +161,7 @@ export function registerUnsubscribeRoutes(
     {
       schema: {
         ...schema,
-        response: noticeProblems(linkProblems),
+        response: problems(linkProblems),
       },
     },
     async (request, reply) => {

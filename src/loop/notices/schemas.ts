@@ -1,18 +1,6 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { noticeKinds } from '../../core/notices/index.ts';
 import { outboxStatuses } from '../../kernel/ports/notices.ts';
-import { problem } from '../host/admin-route-schemas.ts';
-
-/**
- * Problem responses by status, each with what it means for the route. 401, 403, 429 and 503 are
- * answered in front of the handlers (and added by the management document's generator).
- */
-export function noticeProblems(byStatus: Record<number, string> = {}): Record<number, TSchema> {
-  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
-}
-
-/** Routes without query parameters refuse unknown ones, as the rest of the management API does. */
-export const NoticeNoQuery = Type.Object({}, { additionalProperties: false });
 
 const instant = Type.String({ format: 'date-time', maxLength: 40 });
 const count = (description?: string) =>

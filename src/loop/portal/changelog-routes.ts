@@ -7,10 +7,9 @@ import {
   type ChangelogEntry,
 } from '../../core/portal/index.ts';
 import { replacementName } from '../../core/lifecycle/index.ts';
-import { anchorOf, toAtomFeed } from './atom-feed.ts';
+import { anchorOf, sendAtomFeed, toJsonFeed } from './feeds.ts';
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { dayTime, html, safeHref, sendPage, Table } from './html.ts';
-import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
 import type { DocsPagesOptions } from './docs-pages.ts';
@@ -85,19 +84,14 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
     });
   };
   app.get('/changelog.atom', async (_request, reply) =>
-    reply
-      .type('application/atom+xml; charset=utf-8')
-      .serializer(String)
-      .send(
-        toAtomFeed({
-          changelog: changelog(),
-          id: feedId,
-          title,
-          selfUrl: '/changelog.atom',
-          pageUrl: '/docs/changelog',
-          fallbackUpdated: options.clock.now(),
-        }),
-      ),
+    sendAtomFeed(reply, {
+      changelog: changelog(),
+      id: feedId,
+      title,
+      selfUrl: '/changelog.atom',
+      pageUrl: '/docs/changelog',
+      fallbackUpdated: options.clock.now(),
+    }),
   );
   app.get('/changelog.json', async (_request, reply) =>
     reply.type('application/feed+json; charset=utf-8').send(

@@ -10,7 +10,7 @@ import { html, isoDay, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, type VersionInfo } from '../lifecycle/version-info.ts';
 import { apiCatalogProfile, apiCatalogType, toApiCatalog } from '../../core/portal/index.ts';
-import { isoInstant } from './json-feed.ts';
+import { isoInstant } from './feeds.ts';
 import { manifestUrlOf } from '../lifecycle/manifest-url.ts';
 
 export interface DocsPagesOptions {

@@ -1,9 +1,9 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
-import type { ApiKeyStore, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
+import type { ApiKeyStore, Client, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
 import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
 const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
@@ -15,6 +15,10 @@ export interface UsageRoutesOptions {
   clock: Clock;
   /** Flushes buffered usage so the answer includes every call made so far. */
   flushUsage: () => Promise<void>;
+  /** The API prefix the served documents put before `/<version>`. */
+  prefix: string;
+  /** Writes the operation counts still in memory, so `/usage/operations` includes every call made so far. */
+  flushOperations: () => Promise<void>;
 }
 
 const defaultLookbackDays = 90;
@@ -37,13 +41,13 @@ const WindowQuery = Type.Object(
 
 // The answers are aggregates over at most the stored usage: bounded by clients × versions × endpoints, stated generously.
 const maxRows = 100_000;
-export const text = (maxLength: number, description?: string) =>
+const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 const nullable = (schema: ReturnType<typeof text>, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
-export const calls = (description: string) =>
+const calls = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-export const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
 const clientVersion = {
   clientId: text(200),
@@ -99,16 +103,84 @@ const DailyUsageSchema = Type.Object(
   { description: 'Calls and distinct clients per UTC day' },
 );
 
+const operationLookbackDays = 7;
+// A filter given empty is refused, never read as "no filter".
+const filter = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
+
+const OperationQuery = Type.Object(
+  {
+    version: Type.Optional(filter(20, 'Only this version (`v2`).')),
+    client: Type.Optional(
+      filter(200, 'A client id (cl_…), or the identifier calls without a client are counted under.'),
+    ),
+    since: Type.Optional(
+      instantInput(
+        `ISO 8601 instant; ${operationLookbackDays} days ago by default. Read from the start of its UTC hour.`,
+      ),
+    ),
+    until: Type.Optional(instantInput('ISO 8601 instant (exclusive: the hours that start before it); now by default.')),
+  },
+  { additionalProperties: false },
+);
+
+const OperationUsageSchema = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        version: text(20),
+        endpoint: text(400, 'Method and path template without the prefix and version, for example `GET /users/{id}`.'),
+        clientId: text(200),
+        clientName: Type.Union([text(200), Type.Null()], {
+          description: 'null when the calls were made without a registered client.',
+        }),
+        contact: Type.Boolean({
+          description: 'Whether notices can reach the client: a subscribed email contact or a webhook.',
+        }),
+        calls: calls('Calls in the window.'),
+        lastSeen: at('Latest call in the window.'),
+      }),
+      { maxItems: maxRows },
+    ),
+    meta: Type.Object({
+      since: at('Start of the window: the start of the UTC hour of `since`.'),
+      until: at('End of the window (exclusive).'),
+      prefix: text(
+        200,
+        'The API prefix before `/<version>` in the served documents: `/api/v2/users/{id}` is version `v2`, endpoint `GET /users/{id}`.',
+      ),
+    }),
+  },
+  { description: 'Calls per version, operation and client, of every version' },
+);
+
+const reachable = (client: Client) => client.webhooks.length > 0 || client.contacts.some((c) => c.subscribed);
+
+type Query = Record<string, string | undefined>;
+type Window = { since: number; until: number };
+
 /** Per-client usage for admins, `/admin/v1/usage/…`: each route's schema says what it answers. */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
-  const windowOf = async (query: Record<string, string | undefined>) => {
-    const { since, until } = readWindow(query, options.clock.now());
-    await options.flushUsage();
-    return {
-      filter: filterOf(query, { since, until }),
-      meta: { since: formatIsoInstant(since), until: formatIsoInstant(until) },
-    };
-  };
+  // Each route reads its window, then flushes the buffered counts it reads before answering.
+  const route = (
+    {
+      path,
+      lookbackDays = defaultLookbackDays,
+      flush = options.flushUsage,
+    }: { path: string; lookbackDays?: number; flush?: () => Promise<void> },
+    schema: Record<string, unknown> & { response: TSchema },
+    answer: (query: Query, filter: ReturnType<typeof filterOf>, window: Window) => Promise<unknown>,
+  ) =>
+    app.get(
+      path,
+      { schema: { ...schema, tags: ['usage'], response: { 200: schema.response, ...badWindow } } },
+      async (request) => {
+        const query = request.query as Query;
+        const window = readWindow(query, options.clock.now(), lookbackDays);
+        await flush();
+        return answer(query, filterOf(query, window), window);
+      },
+    );
+  const metaOf = (window: Window) => ({ since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) });
   // Each row's client, with its name (null without a registered client).
   const clientOf = async (rows: Array<{ clientId: string }>) => {
     const names = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
@@ -118,21 +190,17 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       version: r.version,
     });
   };
-  app.get(
-    '/usage/endpoints',
+  route(
+    { path: '/usage/endpoints' },
     {
-      schema: {
-        operationId: 'usage.endpoints',
-        summary: 'Usage per client, version, endpoint and key',
-        tags: ['usage'],
-        querystring: WindowQuery,
-        description:
-          'Exact to the minute, with client and key names, first and last seen and the latest User-Agent: the evidence of who still calls what.',
-        response: { 200: ClientUsageSchema, ...badWindow },
-      },
+      operationId: 'usage.endpoints',
+      summary: 'Usage per client, version, endpoint and key',
+      querystring: WindowQuery,
+      description:
+        'Exact to the minute, with client and key names, first and last seen and the latest User-Agent: the evidence of who still calls what.',
+      response: ClientUsageSchema,
     },
-    async (request) => {
-      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+    async (_query, filter, window) => {
       const rows = await options.usage.byClient(filter);
       const client = await clientOf(rows);
       const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
@@ -145,62 +213,50 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
           ...seenOf(r),
           userAgent: r.userAgent ?? null,
         })),
-        meta,
+        meta: metaOf(window),
       };
     },
   );
 
-  app.get(
-    '/usage/clients',
+  route(
+    { path: '/usage/clients' },
     {
-      schema: {
-        operationId: 'usage.clients',
-        summary: 'Usage per client and version (whole UTC days)',
-        tags: ['usage'],
-        querystring: WindowQuery,
-        description: 'The cheap overview, from daily rollups: calls per client and version.',
-        response: { 200: ClientTotalsSchema, ...badWindow },
-      },
+      operationId: 'usage.clients',
+      summary: 'Usage per client and version (whole UTC days)',
+      querystring: WindowQuery,
+      description: 'The cheap overview, from daily rollups: calls per client and version.',
+      response: ClientTotalsSchema,
     },
-    async (request) => {
-      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+    async (_query, filter, window) => {
       const rows = await options.usage.clientTotals(filter);
       const client = await clientOf(rows);
-      return {
-        data: rows.map((r) => ({ ...client(r), ...seenOf(r) })),
-        meta,
-      };
+      return { data: rows.map((r) => ({ ...client(r), ...seenOf(r) })), meta: metaOf(window) };
     },
   );
 
-  app.get(
-    '/usage/days',
+  route(
+    { path: '/usage/days' },
     {
-      schema: {
-        operationId: 'usage.days',
-        summary: 'Calls and distinct clients per UTC day',
-        tags: ['usage'],
-        description: 'A series for charts; with perClient=true, one row per client too.',
-        querystring: Type.Composite(
-          [
-            WindowQuery,
-            Type.Object({
-              perClient: Type.Optional(
-                Type.Union([Type.Literal('true'), Type.Literal('false')], {
-                  description: 'One row per client and day.',
-                }),
-              ),
-            }),
-          ],
-          { additionalProperties: false },
-        ),
-        response: { 200: DailyUsageSchema, ...badWindow },
-      },
+      operationId: 'usage.days',
+      summary: 'Calls and distinct clients per UTC day',
+      description: 'A series for charts; with perClient=true, one row per client too.',
+      querystring: Type.Composite(
+        [
+          WindowQuery,
+          Type.Object({
+            perClient: Type.Optional(
+              Type.Union([Type.Literal('true'), Type.Literal('false')], {
+                description: 'One row per client and day.',
+              }),
+            ),
+          }),
+        ],
+        { additionalProperties: false },
+      ),
+      response: DailyUsageSchema,
     },
-    async (request) => {
-      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
-      const perClient = (request.query as { perClient?: string }).perClient === 'true';
-      const rows = await options.usage.byDay({ ...filter, perClient });
+    async (query, filter, window) => {
+      const rows = await options.usage.byDay({ ...filter, perClient: query.perClient === 'true' });
       return {
         data: rows.map((r) => ({
           day: formatIsoInstant(r.day).slice(0, 10),
@@ -209,7 +265,43 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
           calls: r.calls,
           clients: r.clients,
         })),
-        meta,
+        meta: metaOf(window),
+      };
+    },
+  );
+
+  // `GET /admin/v1/usage/operations`: what `versionary diff` asks to know who a change would break.
+  route(
+    { path: '/usage/operations', lookbackDays: operationLookbackDays, flush: options.flushOperations },
+    {
+      operationId: 'usage.operations',
+      summary: 'Calls of every version per operation and client',
+      querystring: OperationQuery,
+      description:
+        'Hourly counts of every call to every version (deprecated or not), summed over the window: who calls which operation, and whether notices can reach them.',
+      response: OperationUsageSchema,
+    },
+    async (_query, filter, window) => {
+      const rows = await options.usage.operationUsage(filter);
+      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c]));
+      return {
+        data: rows.map((r) => {
+          const client = clients.get(r.clientId);
+          return {
+            version: r.version,
+            endpoint: r.endpoint,
+            clientId: r.clientId,
+            clientName: client?.name ?? null,
+            contact: client ? reachable(client) : false,
+            calls: r.calls,
+            lastSeen: formatIsoInstant(r.lastSeen),
+          };
+        }),
+        meta: {
+          since: formatIsoInstant(Math.floor(window.since / 3_600_000) * 3_600_000),
+          until: formatIsoInstant(window.until),
+          prefix: options.prefix,
+        },
       };
     },
   );
@@ -222,14 +314,14 @@ const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
 });
 
 /** A usage query's window and its `version` and `client` filters, as the usage store reads them. */
-export const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
+const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
   ...window,
   ...(query.version ? { version: query.version } : {}),
   ...(query.client ? { clientId: query.client } : {}),
 });
 
 /** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
-export function readWindow(
+function readWindow(
   query: Record<string, string | undefined>,
   now: number,
   lookbackDays = defaultLookbackDays,

@@ -4,7 +4,6 @@ import { registerExtendedAccessRequestRoutes } from '../../lifecycle/extended-ac
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { registerClientRoutes } from '../clients/client-routes.ts';
 import { startRawRetention } from '../../usage/raw-retention.ts';
-import { registerOperationUsageRoute } from '../../usage/operation-routes.ts';
 import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
@@ -44,9 +43,8 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
             tableMoved: () => decisionTablesOf(context).current(),
           },
         });
-        registerUsageRoutes(admin, { usage, clients, apiKeys, clock, flushUsage });
-        const flush = async () => operations?.flush();
-        registerOperationUsageRoute(admin, { usage, clients, clock, prefix: api.prefix, flush });
+        const flushOperations = async () => operations?.flush();
+        registerUsageRoutes(admin, { usage, clients, apiKeys, clock, flushUsage, prefix: api.prefix, flushOperations });
         // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
         admin.addHook('onClose', startRawRetention({ ...retention, store: usage, clock, log: admin.log }));
         registerVersionAdminRoutes(admin, { lifecycle, usage, runtime, settings, clock, bundle, flushUsage });

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { ClientStore, UsageStore } from '../../../kernel/ports/index.ts';
 import type { BreaksOptions } from '../../lifecycle/breaks/breaks-options.ts';
@@ -27,8 +28,8 @@ export interface ToolContext extends BreaksOptions {
   storage: { clients: ClientStore; usage: UsageStore };
 }
 
-/** A tool's answer: its data, or the reason it refused (an MCP tool error, `isError: true`). */
-export type ToolOutcome = { data: unknown } | { refused: string };
+/** A tool's refusal, with its reason: `callTool` answers it as an MCP tool error (`isError: true`). */
+const refuse = (detail: string) => new VersionaryError({ code: ErrorCode.ValidationFailed, detail });
 
 const usageLookbackDays = 90;
 
@@ -41,17 +42,19 @@ async function clientFor(
   context: ToolContext,
   caller: ToolCaller,
   { asked, all }: { asked: string | undefined; all: boolean },
-): Promise<{ clientId: string | undefined } | { refused: string }> {
+): Promise<string | undefined> {
   if (!caller.admin) {
     if (asked !== undefined && asked !== caller.clientId)
-      return { refused: `No such client: a consumer key sees only its own client (${caller.clientId}).` };
-    return { clientId: caller.clientId };
+      throw refuse(`No such client: a consumer key sees only its own client (${caller.clientId}).`);
+    return caller.clientId;
   }
-  if (asked === undefined)
-    return all ? { clientId: undefined } : { refused: 'An admin key names the client to answer for: give clientId.' };
+  if (asked === undefined) {
+    if (all) return undefined;
+    throw refuse('An admin key names the client to answer for: give clientId.');
+  }
   if (!(await context.storage.clients.find(asked)) && !(await hasCalls(context, asked)))
-    return { refused: `No such client: ${asked.slice(0, 60)} is not registered and made no recorded call.` };
-  return { clientId: asked };
+    throw refuse(`No such client: ${asked.slice(0, 60)} is not registered and made no recorded call.`);
+  return asked;
 }
 
 /** Calls counted for an identifier that is no registered client (a key without one, `ip:…`) count as a client too. */
@@ -65,17 +68,16 @@ export async function deprecationsTool(
   context: ToolContext,
   caller: ToolCaller,
   input: { clientId?: string; all?: boolean },
-): Promise<ToolOutcome> {
-  const who = await clientFor(context, caller, { asked: input.clientId, all: true });
-  if ('refused' in who) return who;
+): Promise<unknown> {
+  const clientId = await clientFor(context, caller, { asked: input.clientId, all: true });
   await context.flushUsage();
   const deprecations = await listDeprecations({
     runtime: context.runtime,
     usage: context.storage.usage,
-    ...(who.clientId === undefined ? {} : { clientId: who.clientId }),
+    ...(clientId === undefined ? {} : { clientId }),
     ...(input.all === true ? { all: true } : {}),
   });
-  return { data: { clientId: who.clientId ?? null, ...(await minimumOf(context, who.clientId)), deprecations } };
+  return { clientId: clientId ?? null, ...(await minimumOf(context, clientId)), deprecations };
 }
 
 /**
@@ -97,32 +99,28 @@ export async function whatBreaksTool(
   context: ToolContext,
   caller: ToolCaller,
   input: { from?: string; to?: string; clientId?: string },
-): Promise<ToolOutcome> {
-  const who = await clientFor(context, caller, { asked: input.clientId, all: false });
-  if ('refused' in who) return who;
+): Promise<unknown> {
   const data = await gatherBreaks(context, {
-    clientId: who.clientId!,
+    clientId: (await clientFor(context, caller, { asked: input.clientId, all: false }))!,
     ...(input.from ? { from: input.from } : {}),
     ...(input.to ? { to: input.to } : {}),
   });
   const at = (ms: number) => formatIsoInstant(ms);
   return {
-    data: {
-      clientId: data.clientId,
-      clientName: data.client?.name ?? null,
-      from: data.from,
-      to: data.to,
-      versions: data.versions,
-      window: { since: at(data.since), until: at(data.until) },
-      called: data.called.map((c) => ({ ...c, lastSeen: at(c.lastSeen) })),
-      changes: data.changes.map((c) => ({
-        ...c,
-        operations: c.operations.map((o) => ({ ...o, lastSeen: at(o.lastSeen) })),
-      })),
-      elements: data.elements.map((e) => ({ ...e, sunsetAt: at(e.sunsetAt), lastSeen: at(e.lastSeen) })),
-      guideUrl: data.guideUrl ?? null,
-      notes: data.notes,
-    },
+    clientId: data.clientId,
+    clientName: data.client?.name ?? null,
+    from: data.from,
+    to: data.to,
+    versions: data.versions,
+    window: { since: at(data.since), until: at(data.until) },
+    called: data.called.map((c) => ({ ...c, lastSeen: at(c.lastSeen) })),
+    changes: data.changes.map((c) => ({
+      ...c,
+      operations: c.operations.map((o) => ({ ...o, lastSeen: at(o.lastSeen) })),
+    })),
+    elements: data.elements.map((e) => ({ ...e, sunsetAt: at(e.sunsetAt), lastSeen: at(e.lastSeen) })),
+    guideUrl: data.guideUrl ?? null,
+    notes: data.notes,
   };
 }
 
@@ -131,7 +129,7 @@ export async function migrationGuideTool(
   context: ToolContext,
   _caller: ToolCaller,
   input: { from: string; to?: string; format?: 'markdown' | 'json' },
-): Promise<ToolOutcome> {
+): Promise<unknown> {
   const guide = buildServiceGuide({
     bundle: context.bundle,
     runtime: context.runtime,
@@ -140,8 +138,7 @@ export async function migrationGuideTool(
     now: context.clock.now(),
     title: context.title,
   });
-  if (input.format === 'json') return { data: JSON.parse(toJson(guide)) as Record<string, unknown> };
-  return { data: toMarkdown(guide) };
+  return input.format === 'json' ? (JSON.parse(toJson(guide)) as Record<string, unknown>) : toMarkdown(guide);
 }
 
 /** `usage` (admins only): calls of a version or of a deprecated element, per client and endpoint. */
@@ -149,17 +146,15 @@ export async function usageTool(
   context: ToolContext,
   caller: ToolCaller,
   input: { version?: string; element?: string; clientId?: string; since?: string; until?: string },
-): Promise<ToolOutcome> {
+): Promise<unknown> {
   if (!caller.admin)
-    return {
-      refused: 'usage needs an admin key: a consumer key sees its own calls with deprecations and what_breaks.',
-    };
+    throw refuse('usage needs an admin key: a consumer key sees its own calls with deprecations and what_breaks.');
   if (input.version === undefined && input.element === undefined)
-    return { refused: 'Name a version (`v1`) or a deprecated element (`User.nickname`), or both.' };
+    throw refuse('Name a version (`v1`) or a deprecated element (`User.nickname`), or both.');
   const until = input.until === undefined ? context.clock.now() : parseIsoInstant(input.until);
   const since = input.since === undefined ? (until ?? 0) - usageLookbackDays * DAY_MS : parseIsoInstant(input.since);
   if (until === undefined || since === undefined || since >= until)
-    return { refused: 'since and until must be ISO 8601 dates or instants, since before until.' };
+    throw refuse('since and until must be ISO 8601 dates or instants, since before until.');
   await context.flushUsage();
   const only = input.clientId === undefined ? {} : { clientId: input.clientId };
   const rows =
@@ -201,5 +196,5 @@ export async function usageTool(
   // Element calls are kept as all-time totals: the window applies to version calls only.
   const window =
     input.element === undefined ? { since: formatIsoInstant(since), until: formatIsoInstant(until) } : null;
-  return { data: { version: input.version ?? null, element: input.element ?? null, window, clients } };
+  return { version: input.version ?? null, element: input.element ?? null, window, clients };
 }

@@ -9,7 +9,6 @@ import {
   whatBreaksTool,
   type ToolCaller,
   type ToolContext,
-  type ToolOutcome,
 } from './tool-handlers.ts';
 
 const name = (description: string) =>
@@ -97,7 +96,7 @@ interface ToolSpec<S extends TSchema> {
   title: string;
   description: string;
   input: S;
-  run(context: ToolContext, caller: ToolCaller, input: Static<S>): Promise<ToolOutcome>;
+  run(context: ToolContext, caller: ToolCaller, input: Static<S>): Promise<unknown>;
 }
 
 const spec = <S extends TSchema>(tool: ToolSpec<S>) => ({
@@ -173,16 +172,14 @@ export async function callTool(
   const input = call.arguments ?? {};
   const problems = tool.check.errors(input, '');
   if (problems.length > 0) return refuse(`Invalid input for ${tool.name}: ${problems.join('; ')}.`);
-  let outcome: ToolOutcome;
+  let data: unknown;
   try {
-    outcome = await tool.run(context, caller, input as never);
+    data = await tool.run(context, caller, input as never);
   } catch (error) {
-    // The data's own problems (an unknown version, a target older than the source) are the caller's to fix.
+    // A refusal, or the data's own problems (an unknown version, a target older than the source): the caller's to fix.
     if (error instanceof VersionaryError && statusOf[error.code] < 500) return refuse(error.detail);
     throw error;
   }
-  if ('refused' in outcome) return refuse(outcome.refused);
-  const { data } = outcome;
   if (typeof data === 'string') return { content: [{ type: 'text', text: data }] };
   return {
     content: [{ type: 'text', text: JSON.stringify(data, null, 2) }],

@@ -7,7 +7,7 @@ import type { DashboardOptions } from './options.ts';
 
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { toAtomFeed } from '../atom-feed.ts';
+import { sendAtomFeed } from '../feeds.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
 
 /** The personal feed: read by feed readers, which carry no cookie, so the URL itself is the secret. */
@@ -23,20 +23,14 @@ export function registerFeedRoute(portal: FastifyInstance, { options, codec }: D
       });
     const clientId = record.clientId ?? record.id;
     const changelog = await personalChangelog(options, clientId);
-    return reply
-      .type('application/atom+xml; charset=utf-8')
-      .headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' })
-      .serializer(String)
-      .send(
-        toAtomFeed({
-          changelog,
-          id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`,
-          title: `${options.title} changelog: what you call`,
-          selfUrl: `/portal/feed/${token}`,
-          pageUrl: '/docs/changelog',
-          fallbackUpdated: options.clock.now(),
-        }),
-      );
+    return sendAtomFeed(reply.headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }), {
+      changelog,
+      id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`,
+      title: `${options.title} changelog: what you call`,
+      selfUrl: `/portal/feed/${token}`,
+      pageUrl: '/docs/changelog',
+      fallbackUpdated: options.clock.now(),
+    });
   });
 }
 

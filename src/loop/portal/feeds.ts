@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
+import type { FastifyReply } from 'fastify';
 import type { Changelog, ChangelogEntry } from '../../core/portal/index.ts';
-import { entryText, isoInstant } from './json-feed.ts';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -25,13 +25,13 @@ export interface AtomFeedOptions {
 }
 
 /**
- * The changelog as an Atom feed (RFC 4287), escaped by `fast-xml-parser`. Stable `tag:` ids and
+ * Send the changelog as an Atom feed (RFC 4287), escaped by `fast-xml-parser`. Stable `tag:` ids and
  * the newest entry's date as `updated`, so a reader that polls sees each event once.
  */
-export function toAtomFeed(options: AtomFeedOptions): string {
+export function sendAtomFeed(reply: FastifyReply, options: AtomFeedOptions): FastifyReply {
   const { entries } = options.changelog;
   const updated = entries.reduce((max, e) => Math.max(max, e.at), entries.length > 0 ? 0 : options.fallbackUpdated);
-  return builder.build({
+  const feed = builder.build({
     '?xml': { '@version': '1.0', '@encoding': 'utf-8' },
     feed: {
       '@xmlns': 'http://www.w3.org/2005/Atom',
@@ -47,6 +47,7 @@ export function toAtomFeed(options: AtomFeedOptions): string {
       entry: entries.map((e) => toAtomEntry(e, options)),
     },
   }) as string;
+  return reply.type('application/atom+xml; charset=utf-8').serializer(String).send(feed);
 }
 
 function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string, unknown> {
@@ -70,4 +71,58 @@ function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string
 /** The fragment of an entry on the changelog page. */
 export function anchorOf(entry: Pick<ChangelogEntry, 'id'>): string {
   return entry.id.replace(/[^A-Za-z0-9_-]+/g, '-');
+}
+
+/** An entry's summary, then its changes as a list. */
+const entryText = (e: ChangelogEntry): string =>
+  e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
+
+/** An instant in the RFC 3339 form feeds use. */
+export function isoInstant(at: number): string {
+  return new Date(at).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** The changelog as a JSON Feed 1.1, the lifecycle facts in the `_versionary` extensions. */
+export function toJsonFeed(options: {
+  changelog: Changelog;
+  title: string;
+  feedUrl: string;
+  pageUrl: string;
+  idPrefix: string;
+}): Record<string, unknown> {
+  const { changelog } = options;
+  return {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: options.title,
+    home_page_url: options.pageUrl,
+    feed_url: options.feedUrl,
+    language: 'en',
+    items: changelog.entries.map((e) => ({
+      id: `${options.idPrefix}:${encodeURIComponent(e.id)}`,
+      title: e.title,
+      content_text: entryText(e),
+      summary: e.summary,
+      date_published: isoInstant(e.at),
+      tags: [e.kind, e.version],
+      ...(e.guideUrl ? { external_url: e.guideUrl } : {}),
+      _versionary: {
+        kind: e.kind,
+        version: e.version,
+        endpoint: e.endpoint ?? null,
+        // Only on an element's entry, so the other items read as they always have.
+        ...(e.element ? { element: e.element } : {}),
+        changes: e.changes,
+        guideUrl: e.guideUrl ?? null,
+      },
+    })),
+    _versionary: {
+      upcoming: changelog.upcoming.map((u) => ({
+        version: u.version,
+        endpoint: u.endpoint ?? null,
+        sunsetAt: isoInstant(u.sunsetAt),
+        replacement: u.replacement ?? null,
+        guideUrl: u.guideUrl ?? null,
+      })),
+    },
+  };
 }
