@@ -25,7 +25,7 @@ async function createManagementClient(options: {
   env: Record<string, string | undefined>;
   server?: string;
   key?: string;
-  now?: () => number;
+  now: () => number;
 }): Promise<{ call: ManagementClient; close(): Promise<void> }> {
   if (options.server) {
     const key = options.key ?? options.env.VERSIONARY_KEY;
@@ -66,7 +66,7 @@ async function createManagementClient(options: {
     product: referenceProduct({ handlers: handlersWithoutTables }),
     config,
     storage,
-    clock: { now: options.now ?? Date.now },
+    clock: { now: options.now },
   });
   return {
     call: async ({ method, path, body }) => {
