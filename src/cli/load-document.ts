@@ -11,17 +11,12 @@ import {
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { isPlainObject } from '../core/versions/index.ts';
 
-export interface LoadOptions {
-  cwd: string;
-  /** Check that the root is OpenAPI 3.x and every `$ref` resolves (default true). */
-  validate?: boolean;
-}
-
 /**
  * Read an OpenAPI file (JSON or YAML) and every file its `$ref`s reach, into a {@link DocumentSet}
- * for core. Fails with `SPEC_UNREADABLE`, `SPEC_INVALID` or `REF_BROKEN`, naming the file and place.
+ * for core, checked to be OpenAPI 3.x with every `$ref` resolving. Fails with `SPEC_UNREADABLE`,
+ * `SPEC_INVALID` or `REF_BROKEN`, naming the file and place.
  */
-export async function loadDocumentSet(path: string, options: LoadOptions): Promise<DocumentSet> {
+export async function loadDocumentSet(path: string, options: { cwd: string }): Promise<DocumentSet> {
   const absolute = isAbsolute(path) ? path : resolve(options.cwd, path);
   const root = pathToFileURL(absolute).href;
   const documents = new Map<string, unknown>();
@@ -37,10 +32,8 @@ export async function loadDocumentSet(path: string, options: LoadOptions): Promi
     }
   }
   const set: DocumentSet = { root, documents };
-  if (options.validate !== false) {
-    assertComplete(assertOpenApiDocument(set), root);
-    assertRefsResolve(set);
-  }
+  assertComplete(assertOpenApiDocument(set), root);
+  assertRefsResolve(set);
   return set;
 }
 

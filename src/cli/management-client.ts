@@ -25,7 +25,7 @@ async function createManagementClient(options: {
   env: Record<string, string | undefined>;
   server?: string;
   key?: string;
-  now?: () => number;
+  now: () => number;
 }): Promise<{ call: ManagementClient; close(): Promise<void> }> {
   if (options.server) {
     const key = options.key ?? options.env.VERSIONARY_KEY;
@@ -66,7 +66,7 @@ async function createManagementClient(options: {
     product: referenceProduct({ handlers: handlersWithoutTables }),
     config,
     storage,
-    clock: { now: options.now ?? Date.now },
+    clock: { now: options.now },
   });
   return {
     call: async ({ method, path, body }) => {
@@ -98,7 +98,7 @@ export const managementOptions = {
  */
 export async function runManagementCall(
   given: { values: OptionValues; io: CliIo },
-  call: (call: ManagementClient) => Promise<ManagementResponse>,
+  request: Parameters<ManagementClient>[0] | ((call: ManagementClient) => Promise<ManagementResponse>),
   print: (res: ManagementResponse) => void,
 ): Promise<number> {
   const server = readString(given.values, 'server');
@@ -110,12 +110,25 @@ export async function runManagementCall(
     ...(key ? { key } : {}),
   });
   try {
-    const res = await call(client.call);
+    const res = await (typeof request === 'function' ? request(client.call) : client.call(request));
     if (res.status >= 400) return refuse(res, given.io.stderr);
     print(res);
     return ExitCode.Ok;
   } finally {
     await client.close();
+  }
+}
+
+/** The answer as JSON under `--format json`, else `table` of its `data` rows or of the one record it is. */
+export function printRows<Row>(
+  given: { values: OptionValues; io: CliIo },
+  res: ManagementResponse,
+  table: (rows: Row[]) => string,
+): void {
+  if (readString(given.values, 'format') === 'json') given.io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+  else {
+    const body = res.body as Row | { data: Row[] };
+    given.io.stdout(table(typeof body === 'object' && body !== null && 'data' in body ? body.data : [body]));
   }
 }
 
@@ -156,15 +169,11 @@ export async function runRecordAction<Row>(
   const format = readString(values, 'format') ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
   const request = command.toRequest(action!, arg, values);
-  return runManagementCall(
-    { values, io },
-    (call) => call(request),
-    (res) => {
-      if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-      else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
-      else io.stdout(command.describe(res.body as Row, action === 'revoke'));
-    },
-  );
+  return runManagementCall({ values, io }, request, (res) => {
+    if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+    else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
+    else io.stdout(command.describe(res.body as Row, action === 'revoke'));
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { rewritePaths, suggestPathRewrites, type DocumentSet, type PathRewrite } from '../core/compat/index.ts';
-import { readString, type CliCommand, type OptionValues, UsageError } from './command.ts';
+import { readString, type CliCommand, type CliIo, type OptionValues, UsageError } from './command.ts';
+import { loadDocumentSet } from './load-document.ts';
 
 /** oasdiff's four path flags, for every command that compares two documents. */
 export const pathPrefixOptions: CliCommand['options'] = {
@@ -18,22 +19,22 @@ export const pathPrefixHelp = `Path prefixes (oasdiff's flags), applied before c
   e.g. /api/v1/users against /api/v2/users: --strip-prefix-base /api/v1 --strip-prefix-revision /api/v2`;
 
 /**
- * Rewrite both documents' paths as the flags say, and, when no flag is given and every path of
- * both documents differs only by a version segment, write a hint naming the flags to stderr
- * (stdout stays the report, so `--format json` output remains valid JSON).
+ * Load the two documents and rewrite their paths as the flags say, and, when no flag is given and
+ * every path of both documents differs only by a version segment, write a hint naming the flags to
+ * stderr (stdout stays the report, so `--format json` output remains valid JSON).
  */
-export function applyPathPrefixes(options: {
+export async function loadWithPathPrefixes(options: {
   values: OptionValues;
-  base: DocumentSet;
-  revision: DocumentSet;
-  stderr: (text: string) => void;
+  paths: readonly string[];
+  io: CliIo;
   /**
    * Refuse (exit 2) instead of hinting: a migration guide from documents whose operations never
    * match would list every operation as removed, a wrong document with exit 0.
    */
   refuseUnmatched?: boolean;
-}): { base: DocumentSet; revision: DocumentSet } {
-  const { values } = options;
+}): Promise<{ base: DocumentSet; revision: DocumentSet }> {
+  const { values, io } = options;
+  const [baseSet, revisionSet] = await Promise.all(options.paths.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
   const base: PathRewrite = {
     strip: readPrefix(values, 'strip-prefix-base'),
     prefix: readPrefix(values, 'prefix-base'),
@@ -44,17 +45,17 @@ export function applyPathPrefixes(options: {
   };
   const flagged = [base.strip, base.prefix, revision.strip, revision.prefix].some((v) => v !== undefined);
   if (!flagged) {
-    const hint = suggestPathRewrites(pathsOf(options.base), pathsOf(options.revision));
+    const hint = suggestPathRewrites(pathsOf(baseSet!), pathsOf(revisionSet!));
     if (hint) {
       const text =
         `every path differs only by its version segment (${hint.base}/… against ${hint.revision}/…), so no operation ` +
         `of one matches the other. Compare them with --strip-prefix-base ${hint.base} --strip-prefix-revision ${hint.revision}` +
         `${hint.common === '' ? '' : ` --prefix-base ${hint.common} --prefix-revision ${hint.common}`}.`;
       if (options.refuseUnmatched === true) throw new UsageError(text);
-      options.stderr(`hint: ${text}\n`);
+      io.stderr(`hint: ${text}\n`);
     }
   }
-  return { base: rewritePaths(options.base, base), revision: rewritePaths(options.revision, revision) };
+  return { base: rewritePaths(baseSet!, base), revision: rewritePaths(revisionSet!, revision) };
 }
 
 function readPrefix(values: OptionValues, name: string): string | undefined {

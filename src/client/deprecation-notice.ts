@@ -60,18 +60,10 @@ export function describeNotice(notice: DeprecationNotice): string {
       : notice.version
         ? `deprecated API version ${notice.version}`
         : 'a deprecated API';
-  const dates = [
-    notice.deprecatedAt ? `deprecated ${day(notice.deprecatedAt)}` : undefined,
-    notice.sunsetAt
-      ? `sunset ${day(notice.sunsetAt)}${notice.daysLeft === undefined ? '' : notice.daysLeft < 0 ? ', already past' : `, in ${notice.daysLeft} days`}`
-      : 'no sunset announced',
-  ]
-    .filter(Boolean)
-    .join(', ');
   const guide = notice.guideUrl ? ` Migration guide: ${notice.guideUrl}.` : '';
   const successor = notice.successorUrl ? ` Successor: ${notice.successorUrl}.` : '';
   const warning = notice.warning ? ` Server says: ${notice.warning}` : '';
-  return `versionary: ${notice.endpoint} uses ${what} (${dates}).${guide}${successor}${warning}`;
+  return `versionary: ${notice.endpoint} uses ${what} (${datesOf(notice)}).${guide}${successor}${warning}`;
 }
 
 /** Build a notice from parsed headers, the call and the current time. */
@@ -97,7 +89,15 @@ export function toNotice(options: {
   };
 }
 
+/** `deprecated 2026-06-01, sunset 2027-06-30, in 219 days` (or `no sunset announced`): a notice's dates, as both kinds tell them. */
+export function datesOf(n: Pick<DeprecationNotice, 'deprecatedAt' | 'sunsetAt' | 'daysLeft'>): string {
+  const sunset = n.sunsetAt
+    ? `sunset ${day(n.sunsetAt)}${n.daysLeft === undefined ? '' : n.daysLeft < 0 ? ', already past' : `, in ${n.daysLeft} days`}`
+    : 'no sunset announced';
+  return n.deprecatedAt ? `deprecated ${day(n.deprecatedAt)}, ${sunset}` : sunset;
+}
+
 /** A date as its UTC calendar day, `2027-01-01`. */
-export function day(date: Date): string {
+function day(date: Date): string {
   return date.toISOString().slice(0, 10);
 }

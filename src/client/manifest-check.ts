@@ -1,5 +1,5 @@
 import type { ManifestEntry } from './manifest.ts';
-import { day } from './deprecation-notice.ts';
+import { datesOf } from './deprecation-notice.ts';
 
 /**
  * A deprecated version, endpoint, field or parameter that the program uses, as the manifest
@@ -119,11 +119,7 @@ export function describeManifestNotice(n: ManifestNotice): string {
     n.kind === 'version'
       ? `deprecated API version ${n.name}`
       : `deprecated ${n.kind} ${n.name} of API version ${n.version}`;
-  const sunset = n.sunsetAt
-    ? `sunset ${day(n.sunsetAt)}${n.daysLeft === undefined ? '' : n.daysLeft < 0 ? ', already past' : `, in ${n.daysLeft} days`}`
-    : 'no sunset announced';
-  const dates = n.deprecatedAt ? `deprecated ${day(n.deprecatedAt)}, ${sunset}` : sunset;
   const instead = n.replacement ? ` Use ${n.replacement} instead.` : '';
   const guide = n.guideUrl ? ` Migration guide: ${n.guideUrl}.` : '';
-  return `versionary: this program uses ${what} (${dates}).${instead}${guide}`;
+  return `versionary: this program uses ${what} (${datesOf(n)}).${instead}${guide}`;
 }

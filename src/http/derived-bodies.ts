@@ -80,31 +80,37 @@ export function upBody(at: {
 
 /**
  * An upstream's JSON answer of `schema`, as the derived version gives it: checked against the
- * root's document, migrated down, stripped of what the derived document does not declare; else why not.
+ * root's document, migrated down, stripped of what the derived document does not declare; else
+ * its failure is answered here (a 502 problem, or the gateway's 500), and the answer is undefined.
  */
-function translateDown(at: {
-  route: DerivedVersionRoute;
-  operation: OperationSpec;
-  schema: string;
-  raw: Buffer;
-  checks: ReturnType<typeof createResponseChecks>;
-  /** The call and the answer, as migrations are told them (by default, the operation alone). */
-  context?: MigrationContext;
-}): { body: string } | { why: string } | { failed: unknown } {
+export function downBody(
+  reply: FastifyReply,
+  at: {
+    route: DerivedVersionRoute;
+    operation: OperationSpec;
+    schema: string;
+    raw: Buffer;
+    checks: ReturnType<typeof createResponseChecks>;
+    /** The call and the answer, as migrations are told them (by default, the operation alone). */
+    context?: MigrationContext;
+  },
+): string | undefined {
   const { route, operation, schema } = at;
+  const name = `${operation.method} ${operation.path}`;
+  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
   let parsed: unknown;
   try {
     parsed = JSON.parse(at.raw.toString('utf8'));
   } catch {
-    return { why: 'its body is not JSON' };
+    return refuse('its body is not JSON');
   }
-  if (deeperThan(parsed, jsonDepthLimit)) return { why: `its body is nested deeper than ${jsonDepthLimit} levels` };
+  if (deeperThan(parsed, jsonDepthLimit)) return refuse(`its body is nested deeper than ${jsonDepthLimit} levels`);
   const root = route.root;
   const violation = at.checks.of({ version: root, name: schema })(parsed);
   // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
   const partial = `${schema}Partial`;
   if (violation && !(root.schemas[partial] && !at.checks.of({ version: root, name: partial })(parsed)))
-    return { why: `${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}` };
+    return refuse(`${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}`);
   let down: unknown;
   try {
     down = route.plan.responseDown({
@@ -116,21 +122,11 @@ function translateDown(at: {
       ...(at.context ? { context: at.context } : {}),
     });
   } catch (error) {
-    return { failed: error };
+    return ownFailure(reply, { operation: name, step: 'response migration', error });
   }
   const misfit = route.dropUndeclared(schema, down);
-  if (misfit !== undefined) return { why: `${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it` };
-  return { body: JSON.stringify(down) };
-}
-
-/** {@link translateDown}, its failures answered here (a 502 problem, or the gateway's 500): the body, else undefined. */
-export function downBody(reply: FastifyReply, at: Parameters<typeof translateDown>[0]): string | undefined {
-  const translated = translateDown(at);
-  if ('body' in translated) return translated.body;
-  const operation = `${at.operation.method} ${at.operation.path}`;
-  if ('failed' in translated)
-    return ownFailure(reply, { operation, step: 'response migration', error: translated.failed });
-  return untranslatable(reply, { operation, version: at.route.self.name, why: translated.why });
+  if (misfit !== undefined) return refuse(`${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it`);
+  return JSON.stringify(down);
 }
 
 /** Where a pointer is in a body, the record named first when the body is a list: `record 3 (/3/email)`. */

@@ -49,7 +49,7 @@ const responseKinds = new Map<string, 'hop' | 'ours' | 'joined'>([
 const namesClose: ReadonlySet<string> = new Set(['close']);
 
 /** The names a `Connection` header lists; the usual values (`keep-alive`, `close`) cost no new set. */
-function connectionNames(connection: string | string[] | undefined): ReadonlySet<string> | undefined {
+export function connectionNames(connection: string | string[] | undefined): ReadonlySet<string> | undefined {
   if (connection === undefined || connection === 'keep-alive') return undefined;
   if (connection === 'close') return namesClose;
   const value = Array.isArray(connection) ? connection.join(',') : connection;

@@ -17,12 +17,7 @@ import { ruleMethod } from './pipeline/route-description.ts';
 import { readingBeforeWriteErrors } from './upstream-call.ts';
 import { sendProblem } from './problem.ts';
 import { notServedProblem } from '../core/rulebook/problems.ts';
-import {
-  addDocumentedRoute,
-  createCatchAll,
-  forwardsUndocumented,
-  type DocumentedRoutes,
-} from './forwarded-catch-all.ts';
+import { createCatchAll, forwardsUndocumented, type DocumentedRoutes } from './forwarded-catch-all.ts';
 import type { ForwardOptions } from './forward-options.ts';
 import { createForwarder, pathOf } from './forwarder.ts';
 import { addThinVersion } from './thin/thin-plane.ts';
@@ -180,7 +175,12 @@ function registerVersionRoutes(
         }),
       );
     const handler = o.catchAll?.handler ?? (derived ? derivedHandler(documented) : forward);
-    if (!o.catchAll) addDocumentedRoute(routes, { template: path, url, methods, handler });
+    // A documented route's methods, for the catch-all to find.
+    for (const method of o.catchAll ? [] : methods) {
+      let byTemplate = routes.byMethod.get(method);
+      if (!byTemplate) routes.byMethod.set(method, (byTemplate = new Map()));
+      byTemplate.set(path, { url, handler });
+    }
     scope.route({
       // Only the methods the document declares here: another is the catch-all's 405 (or OPTIONS'
       // 204), never forwarded (core's `methodRule`).

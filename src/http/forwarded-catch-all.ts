@@ -27,18 +27,6 @@ export function forwardsUndocumented(
   return forward.derived?.[version] === undefined && forward.forwardUndocumented?.includes(version) === true;
 }
 
-/** Register one documented route's methods, for the catch-all to find. */
-export function addDocumentedRoute(
-  routes: DocumentedRoutes,
-  route: { template: string; url: string; methods: readonly string[]; handler: Handler },
-): void {
-  for (const method of route.methods) {
-    let byTemplate = routes.byMethod.get(method);
-    if (!byTemplate) routes.byMethod.set(method, (byTemplate = new Map()));
-    byTemplate.set(route.template, { url: route.url, handler: route.handler });
-  }
-}
-
 /**
  * A forwarded version's catch-all (`<base>/*`), for what the router matched to no documented path
  * (it bounds a parameter's length, `maxParamLength`; core's route index does not): a path a

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { buildConnector, Dispatcher } from 'undici';
 import { upstreamProblem } from '../core/rulebook/problems.ts';
-import { setResponseHeaders, type HeaderList, type Headers } from './forward-headers.ts';
+import { connectionNames, setResponseHeaders, type HeaderList, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
@@ -87,7 +87,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     }
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
     // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
-    if (statusCode >= 400 || closes(upstream.connection)) this.#body?.stop();
+    if (statusCode >= 400 || connectionNames(upstream.connection)?.has('close')) this.#body?.stop();
     setResponseHeaders(upstream, reply);
     // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered
     // first. The client's body is drained before the answer goes out (the lingering close).
@@ -135,15 +135,6 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     upstreamFailed(reply, error);
   }
 }
-
-/** A `Connection` header that names `close`. */
-function closes(connection: string | string[] | undefined): boolean {
-  if (connection === undefined) return false;
-  if (typeof connection === 'string') return closeToken.test(connection);
-  return connection.some((value) => closeToken.test(value));
-}
-
-const closeToken = /(^|,)\s*close\s*(,|$)/i;
 
 /** The client's connection is gone (the request stream itself ends, and is destroyed, once its body is read). */
 function clientGone(reply: FastifyReply): boolean {

@@ -1,5 +1,5 @@
 import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
+import { formatTable, managementOptions, printRows, runManagementCall } from '../management-client.ts';
 
 interface BrownoutRow {
   id: string;
@@ -60,17 +60,8 @@ Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
               path: action === 'add' ? '/brownouts' : '/brownout-schedules',
               body: bodyOf(action as 'add' | 'schedule', values),
             };
-    return runManagementCall(
-      { values, io },
-      (call) => call(request),
-      (res) => {
-        if (action === 'remove') io.stdout(`removed ${id}\n`);
-        else if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-        else {
-          const body = res.body as BrownoutRow | { data: BrownoutRow[] };
-          io.stdout(table('data' in body ? body.data : [body]));
-        }
-      },
+    return runManagementCall({ values, io }, request, (res) =>
+      action === 'remove' ? io.stdout(`removed ${id}\n`) : printRows({ values, io }, res, table),
     );
   },
 });

@@ -73,16 +73,12 @@ Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, ke
             body: { minimumVersion: version === 'none' ? null : version },
           }
         : toRequest(action!, id, values);
-    return runManagementCall(
-      { values, io },
-      (call) => (action === 'list' ? listAll(call) : call(request)),
-      (res) => {
-        if (format === 'json') io.stdout(res.body === undefined ? '' : `${JSON.stringify(res.body, null, 2)}\n`);
-        else if (action === 'delete') io.stdout(`Deleted ${id}.\n`);
-        else if (action === 'list') io.stdout(table((res.body as { data: ClientRow[] }).data));
-        else io.stdout(describe(res.body as ClientRow));
-      },
-    );
+    return runManagementCall({ values, io }, action === 'list' ? listAll : request, (res) => {
+      if (format === 'json') io.stdout(res.body === undefined ? '' : `${JSON.stringify(res.body, null, 2)}\n`);
+      else if (action === 'delete') io.stdout(`Deleted ${id}.\n`);
+      else if (action === 'list') io.stdout(table((res.body as { data: ClientRow[] }).data));
+      else io.stdout(describe(res.body as ClientRow));
+    });
   },
 });
 

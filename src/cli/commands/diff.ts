@@ -2,9 +2,8 @@ import { parseIsoInstant } from '../../core/time/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
 import { defineCommand, readChoice, readString, ExitCode, UsageError } from '../command.ts';
 import { shortenUris } from '../describe-failure.ts';
-import { loadDocumentSet } from '../load-document.ts';
 import { gateOptions, isGateRun, runGate } from '../gate/run-gate.ts';
-import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
+import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
 
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
 
@@ -71,11 +70,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     const failOn = readChoice(values, { name: 'fail-on', choices: ['breaking', 'risk'], fallback: 'breaking' });
     const audience = readChoice(values, { name: 'audience', choices: ['public', 'enterprise'], fallback: 'public' });
     const [oldPath, newPath] = positionals as [string, string];
-    const loaded = await Promise.all([
-      loadDocumentSet(oldPath, { cwd: io.cwd }),
-      loadDocumentSet(newPath, { cwd: io.cwd }),
-    ]);
-    const { base, revision } = applyPathPrefixes({ values, base: loaded[0], revision: loaded[1], stderr: io.stderr });
+    const { base, revision } = await loadWithPathPrefixes({ values, paths: positionals, io });
     const now = readNow(readString(values, 'now')) ?? io.now();
     const result = withRelativeDocuments(diffOpenApi({ base, revision, clock: { now: () => now }, audience }), io.cwd);
     if (isGateRun(values, format))

@@ -13,8 +13,7 @@ import {
   ExitCode,
   UsageError,
 } from '../command.ts';
-import { loadDocumentSet } from '../load-document.ts';
-import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
+import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
 
 const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 
@@ -57,14 +56,7 @@ Exit codes: 0 written, 2 could not run.`,
     const to = readString(values, 'to');
     if (from === undefined || to === undefined) throw new UsageError('--from and --to are required');
     const format = readChoice(values, { name: 'format', choices: ['markdown', 'html', 'json'], fallback: 'markdown' });
-    const loaded = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
-    const { base, revision } = applyPathPrefixes({
-      values,
-      base: loaded[0]!,
-      revision: loaded[1]!,
-      stderr: io.stderr,
-      refuseUnmatched: true,
-    });
+    const { base, revision } = await loadWithPathPrefixes({ values, paths: positionals, io, refuseUnmatched: true });
     const { changes } = diffOpenApi({ base, revision, clock: { now: io.now } });
     const sunsetAt = oneSunset(readString(values, 'sunset-at'), versionSunset(base));
     const removedAt = readString(values, 'removed-at');

@@ -1,5 +1,5 @@
 import { defineCommand, readString, UsageError } from '../command.ts';
-import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
+import { formatTable, managementOptions, printRows, runManagementCall } from '../management-client.ts';
 
 interface NoticeRow {
   id: number;
@@ -42,18 +42,13 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
       const value = readString(values, name);
       if (value !== undefined) query.set(name, value);
     }
-    return runManagementCall(
-      { values, io },
-      (call) =>
-        action === 'run'
-          ? call({ method: 'POST', path: '/notices/run' })
-          : call({ method: 'GET', path: `/notices${query.size > 0 ? `?${query.toString()}` : ''}` }),
-      (res) => {
-        if (readString(values, 'format') === 'json' || action === 'run')
-          io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-        else io.stdout(table((res.body as { data: NoticeRow[] }).data));
-      },
-    );
+    const request =
+      action === 'run'
+        ? { method: 'POST', path: '/notices/run' }
+        : { method: 'GET', path: `/notices${query.size > 0 ? `?${query.toString()}` : ''}` };
+    // What `run` did is told as JSON only.
+    const shown = action === 'run' ? { format: 'json' } : values;
+    return runManagementCall({ values, io }, request, (res) => printRows({ values: shown, io }, res, table));
   },
 });
 

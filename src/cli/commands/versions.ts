@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
+import { formatTable, managementOptions, printRows, runManagementCall } from '../management-client.ts';
 
 interface VersionRow {
   name: string;
@@ -47,20 +47,11 @@ Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 
       throw new UsageError(`unknown action "${action}": use list or deprecate`);
     if (action === 'deprecate' && !name) throw new UsageError('deprecate needs a version name, e.g. v1');
     const body = action === 'deprecate' ? deprecationBody(values) : undefined;
-    return runManagementCall(
-      { values, io },
-      (call) =>
-        action === 'list'
-          ? call({ method: 'GET', path: '/versions' })
-          : call({ method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body }),
-      (res) => {
-        if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-        else
-          io.stdout(
-            action === 'list' ? table((res.body as { data: VersionRow[] }).data) : table([res.body as VersionRow]),
-          );
-      },
-    );
+    const request =
+      action === 'list'
+        ? { method: 'GET', path: '/versions' }
+        : { method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body };
+    return runManagementCall({ values, io }, request, (res) => printRows({ values, io }, res, table));
   },
 });
 

@@ -10,7 +10,7 @@ import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 /** What the control plane keeps nginx's shared memory in step with. */
 export interface TablePusher {
   table(): Promise<DecisionTable>;
-  /** Push on every new generation (checked every `intervalMs`) and every change to keys or clients. */
+  /** Push on every new generation (checked every 250 ms) and every change to keys or clients. */
   start(): void;
   /** Push the table now if nginx's is not the current one (or its clock moved); resolves once nginx has it. */
   sync(): Promise<void>;
@@ -39,11 +39,10 @@ export function createTablePusher(
     target: NginxTarget | undefined;
     /** The shared secret, once the control plane has read it. */
     secret: () => string | undefined;
-    intervalMs?: number;
   },
 ): TablePusher {
   const { app, clock } = context;
-  const { target, secret, intervalMs = 250 } = options;
+  const { target, secret } = options;
   const socket = target ? pushSocketOf(target.out) : undefined;
   let pushed: { generation: number; skew: number; digest: string } | undefined;
   let ticks = 0;
@@ -102,7 +101,7 @@ export function createTablePusher(
     table,
     start() {
       void tick();
-      timer = setInterval(() => void tick(), intervalMs);
+      timer = setInterval(() => void tick(), 250);
       timer.unref();
       for (const topic of keyTopics) unsubscribe.push(context.ops.changeFeed.subscribe(topic, flushKeys));
     },
