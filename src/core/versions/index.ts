@@ -27,7 +27,14 @@ export { endpointSource, type EndpointSource } from './endpoint-routes.ts';
 export { readVersionChanges, type VersionChangeEntry } from './change-file.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
-export { toOpenApiDocument, type OpenApiVersion, type ToOpenApiOptions, withPublishedNames } from './openapi.ts';
+export {
+  methodOfMember,
+  operationMembers,
+  toOpenApiDocument,
+  type OpenApiVersion,
+  type ToOpenApiOptions,
+  withPublishedNames,
+} from './openapi.ts';
 export { annotateElements, type ElementDocumentation } from './element-annotations.ts';
 export { deprecatedOperation, verdictDeprecation, type DeprecationFacts } from './generator-extensions.ts';
 export { problemSchema } from './problem-schema.ts';

@@ -91,6 +91,23 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
   return withPublishedNames(doc, version.names);
 }
 
+/** The path item members that hold an operation: `query` is 3.2's QUERY, `x-query` a 3.1 document's. */
+export const operationMembers = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+  'query',
+  'x-query',
+];
+
+/** The method an operation member of a path item stands for (the inverse of `methodKey`). */
+export const methodOfMember = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
+
 /** The path item member of a method: `query` exists from OpenAPI 3.2 on, `x-query` stands for it before. */
 function methodKey(method: OperationSpec['method'], v32: boolean): string {
   return method === 'QUERY' && !v32 ? 'x-query' : method.toLowerCase();

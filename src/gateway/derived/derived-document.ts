@@ -1,9 +1,11 @@
-import { withPublishedNames, type ApiVersion, type EndpointSource } from '../../core/versions/index.ts';
+import {
+  methodOfMember,
+  operationMembers,
+  withPublishedNames,
+  type ApiVersion,
+  type EndpointSource,
+} from '../../core/versions/index.ts';
 import { belowBase } from './range-responses.ts';
-
-// `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
-const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
 /**
  * A derived version's OpenAPI document: the newer version's own (descriptions, examples kept) with
@@ -38,10 +40,10 @@ export function derivedDocument(options: {
   };
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
     const relative = belowBase(path, rootBase);
-    const shared = Object.fromEntries(Object.entries(item ?? {}).filter(([key]) => !methods.includes(key)));
+    const shared = Object.fromEntries(Object.entries(item ?? {}).filter(([key]) => !operationMembers.includes(key)));
     for (const [key, value] of Object.entries(item ?? {})) {
-      if (!methods.includes(key)) continue;
-      for (const op of servedBy.get(`${methodOf(key)} ${relative}`) ?? []) {
+      if (!operationMembers.includes(key)) continue;
+      for (const op of servedBy.get(`${methodOfMember(key)} ${relative}`) ?? []) {
         const moved = op.path !== relative;
         const operation = endpointInOlderTerms({
           operation: value as Json,

@@ -9,7 +9,13 @@ import { versionaryBase } from './api-feature.ts';
 import { markEndpointDates, versionDocumentInfo } from './removed-document.ts';
 import type { LifecycleContext } from './context.ts';
 import { lifecycleSection } from './settings.ts';
-import { annotateElements, deprecatedOperation, verdictDeprecation } from '../../core/versions/index.ts';
+import {
+  annotateElements,
+  deprecatedOperation,
+  methodOfMember,
+  operationMembers,
+  verdictDeprecation,
+} from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
@@ -83,10 +89,6 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature<Lifec
   };
 }
 
-// `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
-const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
-
 /** A proxied version's document: the configured one, paths below the version base, marked as the service's are. */
 function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;
@@ -100,10 +102,10 @@ function gatewayDocumentBuilder(options: {
     const paths: Record<string, unknown> = {};
     for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
       const relative = path === basePath ? '/' : path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
-      for (const method of methods) {
+      for (const method of operationMembers) {
         const op = item?.[method] as Record<string, unknown> | undefined;
         if (!op || typeof op !== 'object') continue;
-        const v = verdict({ method: methodOf(method), path: relative });
+        const v = verdict({ method: methodOfMember(method), path: relative });
         if (v.deprecated) op.deprecated = true;
         const facts = verdictDeprecation(v);
         if (facts) item[method] = { ...op, ...deprecatedOperation(op.description, facts) };
