@@ -24,7 +24,7 @@ import { notServedProblem } from '../core/rulebook/problems.ts';
 import { createCatchAll, forwardsUndocumented, pathOf, type DocumentedRoutes } from './forwarded-catch-all.ts';
 import type { DerivedVersionRoute, ForwardOptions } from './forward-options.ts';
 import { addThinVersion } from './thin/thin-plane.ts';
-import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
+import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api-options.ts';
 
 /**
  * Register every version of the bundle as forwarding routes: each documented path (judged by its

@@ -11,7 +11,7 @@ import {
 import type { ApiVersion, ElementDocumentation, OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forward-options.ts';
-import type { VersionedRequestHook } from '../versioned-api.ts';
+import type { VersionedRequestHook } from '../versioned-api-options.ts';
 import { pluginOptionsValidator } from './options-schema.ts';
 
 /** One call to a deprecated (or removed) version or endpoint, handed to `onUsage`. */
