@@ -15,7 +15,6 @@ import {
   upstreamTarget,
 } from './derived-transport.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
-import { deeperThan, jsonDepthLimit } from './json-depth.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
 import { callWhole } from './upstream-call.ts';
 import type { createResponseChecks } from './response-check.ts';
@@ -452,4 +451,20 @@ function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, st
   if (exact || operation.responses[status]) return exact;
   const ranges = route.ranges?.[operation.id];
   return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
+}
+
+/** Bodies a derived version translates nest at most this deep: the migrations recurse along the body. */
+const jsonDepthLimit = 128;
+
+/** Whether a parsed JSON value nests deeper than `limit`; it recurses at most `limit` levels. */
+function deeperThan(value: unknown, limit: number, depth = 1): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > limit) return true;
+  if (Array.isArray(value)) {
+    for (const element of value) if (deeperThan(element, limit, depth + 1)) return true;
+    return false;
+  }
+  // A parsed value's members are all its own (JSON.parse makes `__proto__` one, too).
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) return true;
+  return false;
 }
