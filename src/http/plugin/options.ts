@@ -167,8 +167,6 @@ export function resolvePluginOptions(options: VersionaryPluginOptions) {
     prefix: given.prefix ?? '/api',
     lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
     clock: given.clock ?? { now: Date.now },
-    onUsage: given.onUsage,
-    onCall: given.onCall,
     clientIdOf: given.clientIdOf ?? ((request) => request.ip),
     clientOf: given.clientOf ?? given.clientIdOf ?? ((request) => request.ip),
     openapi: given.openapi ?? { title: 'API' },
