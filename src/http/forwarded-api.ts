@@ -235,7 +235,7 @@ const unforwarded = new Set(['OPTIONS', 'TRACE']);
 type CatchAll = ReturnType<typeof createCatchAll>;
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
-export function createForwarder(
+function createForwarder(
   options: ForwardOptions & {
     pool: Dispatcher;
     host: string;
