@@ -1,12 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { endpointRemovedProblem } from '../core/rulebook/problems.ts';
 import type { MigrationContext, OperationSpec } from '../core/versions/index.ts';
 import { contentTag } from './caching.ts';
-import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
-import { judgeConditions } from './derived-conditional.ts';
 import type { DerivedVersionRoute } from './forward-options.ts';
 import {
   headersDown,
@@ -17,11 +15,14 @@ import {
   upstreamTarget,
 } from './derived-transport.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
-import { sendProblem } from './problem.ts';
+import { internalError, logFailure, sendProblem } from './problem.ts';
 import { callWhole } from './upstream-call.ts';
 import type { createResponseChecks } from './response-check.ts';
 
-/** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
+/**
+ * Upstream answers larger than this are not translated (a 502 problem): they are read whole. A
+ * current representation as large cannot be tagged, so its conditions cannot be judged.
+ */
 const answerLimit = 8 * 1024 * 1024;
 
 /**
@@ -213,4 +214,257 @@ function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [stri
   const [upstream, client] = at.call.map((target) => target.split('?')[0]!);
   const own = instance === upstream ? client! : linkIn(instance, at);
   return JSON.stringify({ ...(problem as object), instance: own });
+}
+
+/**
+ * A call's `If-Match` (and a write's `If-None-Match`) in the derived version's terms. They name
+ * tags of translated bodies, which the upstream never gave (passed on, every conditional write
+ * would be a 412): the gateway reads the resource as the derived version's GET gives it, judges
+ * the conditions on its tag, and sends the 412 itself. Otherwise the call goes up with the
+ * upstream's own tag of what was read in `If-Match`, so a change in between is still refused.
+ * A `*` alone passes as it is. Answers the headers to send, or undefined once an answer was sent.
+ */
+async function judgeConditions(at: {
+  reply: FastifyReply;
+  route: DerivedVersionRoute;
+  operation: OperationSpec;
+  pool: Dispatcher;
+  /** The resource's path at the upstream (`/api/v2/users/1`). */
+  path: string;
+  headers: Headers;
+  checks: ReturnType<typeof createResponseChecks>;
+}): Promise<Headers | undefined> {
+  const { route, operation, headers } = at;
+  const ifMatch = tagsOf(headers['if-match']);
+  const ifNoneMatch = tagsOf(headers['if-none-match']);
+  const judged = (tags: string[] | undefined) => tags !== undefined && !(tags.length === 1 && tags[0] === '*');
+  if (!judged(ifMatch) && !judged(ifNoneMatch)) return headers;
+  const read = route.self.operations.find((op) => op.method === 'GET' && op.path === operation.path);
+  // Nothing the derived version reads there: its clients hold no tag of it to send.
+  if (!read) return headers;
+  const current = await currentTags({ ...at, read });
+  if (current === undefined) return undefined;
+  const matches = (tags: string[], weak: boolean) =>
+    current.tag !== undefined && tags.some((t) => t === '*' || t === current.tag || (weak && t === `W/${current.tag}`));
+  // If-Match compares strongly, If-None-Match weakly (RFC 9110, 13.1.1 and 13.1.2).
+  if ((ifMatch && !matches(ifMatch, false)) || (ifNoneMatch && matches(ifNoneMatch, true))) {
+    sendProblem(
+      at.reply,
+      new VersionaryError({
+        code: ErrorCode.PreconditionFailed,
+        detail: `The ${ifMatch ? 'If-Match' : 'If-None-Match'} condition does not hold for the ${route.self.name} representation of this resource.`,
+      }),
+    );
+    return undefined;
+  }
+  const out: Headers = { ...headers };
+  delete out['if-match'];
+  delete out['if-none-match'];
+  if (ifMatch && current.upstream !== undefined) out['if-match'] = current.upstream;
+  return out;
+}
+
+/** The derived version's tag of the resource as it is (none but for a 200) and the upstream's; undefined once a problem was sent. */
+async function currentTags(
+  at: Omit<Parameters<typeof judgeConditions>[0], 'operation'> & { read: OperationSpec },
+): Promise<{ tag?: string; upstream?: string } | undefined> {
+  const headers: Headers = { ...at.headers };
+  for (const name of ['if-match', 'if-none-match', 'content-type', 'content-length', 'transfer-encoding'])
+    delete headers[name];
+  const answer = await callWhole(at.pool, { method: 'GET', path: at.path, headers, body: null, limit: answerLimit });
+  if ('tooLarge' in answer) return {};
+  const schema = responseSchema(at.route, at.read, answer.statusCode);
+  const type = String(answer.headers['content-type'] ?? '');
+  if (answer.statusCode !== 200 || !schema || !jsonMediaType.test(type)) return {};
+  const raw = answer.body;
+  const body = downBody(at.reply, { route: at.route, operation: at.read, schema, raw, checks: at.checks });
+  if (body === undefined) return undefined;
+  const upstream = answer.headers.etag;
+  return { tag: contentTag(body), ...(typeof upstream === 'string' ? { upstream } : {}) };
+}
+
+function tagsOf(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const tags = (Array.isArray(value) ? value.join(',') : value)
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return tags.length > 0 ? tags : undefined;
+}
+
+/**
+ * `application/json` and every `+json` type (`application/hal+json`, `application/vnd.api+json`),
+ * with or without parameters; not `application/problem+json`: a problem passes as it is.
+ */
+const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * A derived version's request body as it goes up: checked in its own terms, then migrated to the
+ * root version; a 4xx problem (or a migration's 500) is sent here, and the answer is undefined.
+ */
+function upBody(at: {
+  reply: FastifyReply;
+  route: DerivedVersionRoute;
+  operation: OperationSpec;
+  /** The operation's request body schema, in the derived version's document. */
+  schema: string;
+  body: Buffer;
+  type: string;
+  /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
+  encoding: string;
+  /** The call, as migrations are told it. */
+  context: MigrationContext;
+}): Buffer | undefined {
+  const { reply, route, operation } = at;
+  const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
+  // A media type the older version's document does not take for it is never passed on (a form,
+  // text); one it takes that is not JSON (multipart) cannot be translated and goes up as it is.
+  const bodyTypes = operation.bodyTypes ?? ['application/json'];
+  const type = at.type.split(';')[0]!.trim().toLowerCase();
+  if (!bodyTypes.includes(type)) {
+    const detail = `${route.self.name}'s ${operation.method} ${operation.path} takes ${bodyTypes.join(' or ')}, not ${echo(type) || 'a body without Content-Type'}.`;
+    const headers: Record<string, string> =
+      operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : {};
+    return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
+  }
+  if (!jsonMediaType.test(type)) return at.body;
+  const codings = at.encoding.split(',').map((c) => c.trim().toLowerCase());
+  if (!codings.every((c) => c === 'identity' || c === '')) {
+    const detail = `Content-Encoding ${echo(at.encoding)} is not supported: send the body unencoded.`;
+    const headers = { 'accept-encoding': 'identity' };
+    return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(at.body.toString('utf8'));
+  } catch {
+    return refuse(ErrorCode.MalformedRequest, 'The request body is not valid JSON.');
+  }
+  if (deeperThan(parsed, jsonDepthLimit))
+    return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
+  const step = { operation: `${operation.method} ${operation.path}`, step: 'request check' };
+  try {
+    const invalid = route.checkRequest(at.schema, parsed);
+    if (invalid) return void sendProblem(reply, invalid);
+  } catch (error) {
+    return ownFailure(reply, { ...step, error });
+  }
+  try {
+    const up = route.plan.requestUp({
+      schema: at.schema,
+      body: parsed,
+      from: route.self,
+      to: route.root,
+      operationId: operation.id,
+      context: at.context,
+    });
+    return Buffer.from(JSON.stringify(up));
+  } catch (error) {
+    return ownFailure(reply, { ...step, step: 'request migration', error });
+  }
+}
+
+/**
+ * An upstream's JSON answer of `schema`, as the derived version gives it: checked against the
+ * root's document, migrated down, stripped of what the derived document does not declare; else
+ * its failure is answered here (a 502 problem, or the gateway's 500), and the answer is undefined.
+ */
+function downBody(
+  reply: FastifyReply,
+  at: {
+    route: DerivedVersionRoute;
+    operation: OperationSpec;
+    schema: string;
+    raw: Buffer;
+    checks: ReturnType<typeof createResponseChecks>;
+    /** The call and the answer, as migrations are told them (by default, the operation alone). */
+    context?: MigrationContext;
+  },
+): string | undefined {
+  const { route, operation, schema } = at;
+  const name = `${operation.method} ${operation.path}`;
+  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(at.raw.toString('utf8'));
+  } catch {
+    return refuse('its body is not JSON');
+  }
+  if (deeperThan(parsed, jsonDepthLimit)) return refuse(`its body is nested deeper than ${jsonDepthLimit} levels`);
+  const root = route.root;
+  const violation = at.checks.of({ version: root, name: schema })(parsed);
+  // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
+  const partial = `${schema}Partial`;
+  if (violation && !(root.schemas[partial] && !at.checks.of({ version: root, name: partial })(parsed)))
+    return refuse(`${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}`);
+  let down: unknown;
+  try {
+    down = route.plan.responseDown({
+      schema,
+      body: parsed,
+      from: root,
+      to: route.self,
+      operationId: operation.id,
+      ...(at.context ? { context: at.context } : {}),
+    });
+  } catch (error) {
+    return ownFailure(reply, { operation: name, step: 'response migration', error });
+  }
+  const misfit = route.dropUndeclared(schema, down);
+  if (misfit !== undefined) return refuse(`${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it`);
+  return JSON.stringify(down);
+}
+
+/** Where a pointer is in a body, the record named first when the body is a list: `record 3 (/3/email)`. */
+function placeOf(body: unknown, pointer: string): string {
+  const record = Array.isArray(body) ? /^\/(\d+)(?:\/|$)/.exec(pointer)?.[1] : undefined;
+  if (record !== undefined) return `record ${record} (${pointer})`;
+  return pointer === '' || pointer === '/' ? 'the body' : `the member at ${pointer}`;
+}
+
+/** A migration that throws: the gateway's own 500, logged with the operation and the step. */
+function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): undefined {
+  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
+  sendProblem(reply, internalError({ logged }));
+  return undefined;
+}
+
+/** The 502 problem of an answer the derived version cannot be given, with one log line saying why. */
+function untranslatable(reply: FastifyReply, at: { operation: string; version: string; why: string }): undefined {
+  reply.request.log.error(
+    { operation: at.operation, why: at.why },
+    'upstream answer not translatable to the derived version',
+  );
+  sendProblem(
+    reply,
+    new VersionaryError({
+      code: ErrorCode.UpstreamUntranslatable,
+      detail: `The upstream's answer to ${at.operation} cannot be translated to ${at.version}: ${at.why}.`,
+    }),
+  );
+  return undefined;
+}
+
+/** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
+function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
+  const exact = operation.responses[status]?.schema;
+  if (exact || operation.responses[status]) return exact;
+  const ranges = route.ranges?.[operation.id];
+  return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
+}
+
+/** Bodies a derived version translates nest at most this deep: the migrations recurse along the body. */
+const jsonDepthLimit = 128;
+
+/** Whether a parsed JSON value nests deeper than `limit`; it recurses at most `limit` levels. */
+function deeperThan(value: unknown, limit: number, depth = 1): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > limit) return true;
+  if (Array.isArray(value)) {
+    for (const element of value) if (deeperThan(element, limit, depth + 1)) return true;
+    return false;
+  }
+  // A parsed value's members are all its own (JSON.parse makes `__proto__` one, too).
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) return true;
+  return false;
 }

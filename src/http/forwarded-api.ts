@@ -14,14 +14,17 @@ import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/
 import { routeSteps } from './pipeline/request-pipeline.ts';
 import { deprecatedElementsStep, versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
-import { readingBeforeWriteErrors } from './upstream-call.ts';
+import { callUpstream, readingBeforeWriteErrors, upstreamFailed } from './upstream-call.ts';
+import { originFormOf, targetUndecodable, undecodableTargetProblem } from '../core/rulebook/canonical-path.ts';
+import { forwardDerived } from './derived-forward.ts';
+import { createUpstreamHeaders, headersOfList, type HeaderList } from './forward-headers.ts';
+import { createResponseChecks } from './response-check.ts';
 import { sendProblem } from './problem.ts';
 import { notServedProblem } from '../core/rulebook/problems.ts';
-import { createCatchAll, forwardsUndocumented, type DocumentedRoutes } from './forwarded-catch-all.ts';
-import type { ForwardOptions } from './forward-options.ts';
-import { createForwarder, pathOf } from './forwarder.ts';
+import { createCatchAll, forwardsUndocumented, pathOf, type DocumentedRoutes } from './forwarded-catch-all.ts';
+import type { DerivedVersionRoute, ForwardOptions } from './forward-options.ts';
 import { addThinVersion } from './thin/thin-plane.ts';
-import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
+import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api-options.ts';
 
 /**
  * Register every version of the bundle as forwarding routes: each documented path (judged by its
@@ -230,3 +233,50 @@ function registerVersionRoutes(
 const unforwarded = new Set(['OPTIONS', 'TRACE']);
 
 type CatchAll = ReturnType<typeof createCatchAll>;
+
+/** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
+function createForwarder(
+  options: ForwardOptions & {
+    pool: Dispatcher;
+    host: string;
+    vendor: string;
+    derivedRoute?: DerivedVersionRoute | undefined;
+  },
+  routed: string,
+): (request: FastifyRequest, reply: FastifyReply, operation?: OperationSpec) => void {
+  const within = `${routed}/`;
+  const listOf = createUpstreamHeaders({
+    host: options.host,
+    underscores: options.underscoresInHeaders === true,
+    ...(options.withheldHeaders ? { withheld: options.withheldHeaders } : {}),
+    ...(options.setHeaders ? { set: options.setHeaders } : {}),
+    ...(options.forwardedHeaders ? { forwarded: options.forwardedHeaders } : {}),
+  });
+  const hook = options.requestHeaders;
+  const requestHeaders = hook ? (request: FastifyRequest) => hook(headersOfList(listOf(request)), request) : listOf;
+  const { refuse, derivedRoute: derived } = options;
+  const checks = derived ? createResponseChecks() : undefined;
+  return (request, reply, operation) => {
+    if (refuse) return sendProblem(reply, refuse());
+    // The last word that nothing outside the version goes upstream (the strict-target step came
+    // first). An absolute-form target goes in origin form: its authority is not the upstream's.
+    const url = request.url[0] === '/' ? request.url : originFormOf(request.url);
+    const target = pathOf(url);
+    if (target !== routed && !target.startsWith(within))
+      return sendProblem(
+        reply,
+        new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
+      );
+    // A stray `%` or a Latin-1 escape such as `%E9` is no target an upstream framework decodes
+    // alike: a 400 problem.
+    if (targetUndecodable(url)) return sendProblem(reply, undecodableTargetProblem());
+    if (derived && operation && checks) {
+      const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
+      const headers = headersOfList(requestHeaders(request) as HeaderList);
+      return void forwardDerived({ ...call, headers, vendor: options.vendor }).catch((error: Error) =>
+        upstreamFailed(reply, error),
+      );
+    }
+    callUpstream(options.pool, reply, { path: url, headers: requestHeaders(request) });
+  };
+}

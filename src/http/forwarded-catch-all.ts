@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalPath, originFormOf } from '../core/rulebook/canonical-path.ts';
 import { allowOf, methodNotAllowedProblem, notServedProblem } from '../core/rulebook/problems.ts';
 import { methodsAt, templateAt } from '../core/rulebook/route-index.ts';
-import { pathOf } from './forwarder.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import type { RequestStep } from './pipeline/step-definition.ts';
 import { sendProblem } from './problem.ts';
@@ -85,4 +84,18 @@ export function createCatchAll(o: {
   const url = `${base}/*`;
   const answers = o.undocumented ? {} : methodAnswerWhen((request) => routeUrlOf(request) === url);
   return { config: { ...routedBy(find), ...answers }, guard, handler };
+}
+
+/**
+ * Characters a URL parser keeps as they are in a path: a path of these alone, with no dot segment
+ * and no leading `//`, is its own `pathname`; any other goes through `new URL()`, as an upstream's would.
+ */
+export const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
+
+/** The path a URL parser reads in an origin-form target; parsing is skipped for a plain one (nearly every request). */
+export function pathOf(url: string): string {
+  const end = url.indexOf('?');
+  const path = end === -1 ? url : url.slice(0, end);
+  if (path[0] === '/' && path[1] !== '/' && plainPath.test(path) && !path.includes('/.')) return path;
+  return new URL(url, 'http://upstream').pathname;
 }

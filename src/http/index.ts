@@ -8,5 +8,5 @@ export { fromFrameworkError } from './fastify-errors.ts';
 export { installProblemHandling } from './problem-handling.ts';
 export { sendProblem, toProblem } from './problem.ts';
 export { statusOf } from './status-table.ts';
-export type { VersionedRequestHook } from './versioned-api.ts';
+export type { VersionedRequestHook } from './versioned-api-options.ts';
 export { queryIntegerSteps } from './query-integers.ts';

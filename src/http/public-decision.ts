@@ -27,30 +27,23 @@ export interface PublicDecision {
   perClient: boolean;
 }
 
-/** Core's `decide` before the caller is known; `undefined` when the table cannot say yet. */
-export function publicDecision(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
-  return judgePublic({ tables, clock, key, matters: mayRefuseOrMark });
-}
-
-/** {@link publicDecision} for the removed gate: a deprecated call is decided once, by the rulebook step. */
-export function publicRemoval(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
-  return judgePublic({ tables, clock, key, matters: refusesNow });
-}
-
-function judgePublic(o: {
-  tables: DecisionTableSource;
-  clock: Clock;
-  key: PublicKey;
-  matters: (row: RuleRow, now: number) => boolean;
-}): PublicDecision | undefined {
-  const { tables, clock, key } = o;
+/**
+ * Core's `decide` before the caller is known; `undefined` when the table cannot say yet. With
+ * `removal`, only a refusal in force matters (a deprecated call is decided once, by the rulebook step).
+ */
+export function judgePublic(
+  tables: DecisionTableSource,
+  clock: Clock,
+  key: PublicKey & { removal: boolean },
+): PublicDecision | undefined {
+  const matters = key.removal ? refusesNow : mayRefuseOrMark;
   const table = tables.latest();
   if (table === undefined || !table.versions.includes(key.version)) return undefined;
   const now = clock.now();
   const row = rowOf(table, key);
   // Nearly every call: a subject that refuses nobody now (no removal in force) and has nothing to
   // say to a caller not known yet. Only a subject that might is decided in full.
-  if (row !== undefined && !o.matters(row, now)) return quiet;
+  if (row !== undefined && !matters(row, now)) return quiet;
   const facts = {
     method: key.method,
     path: '',

@@ -1,9 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
-import { publicDecision } from './public-decision.ts';
 import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 import { defineStep } from './pipeline/step-definition.ts';
-import { gateKeyOf, judgedVerdict, knownVerdict, removedGateKey } from './removed-gate.ts';
+import { gateKeyOf, publicAnswer, removedGateKey } from './removed-gate.ts';
 import { setOrJoin } from './set-or-join.ts';
 
 /**
@@ -18,34 +17,20 @@ export const publicLifecycleHeadersStep = defineStep({
   phase: 'respond',
   appliesTo: (route, { lifecycle }) =>
     route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, gateKeyOf(route)),
-  create: ({ lifecycle, clock }) => {
-    const tables = lifecycle.decisionTable;
+  create:
+    (options) =>
     // eslint-disable-next-line max-params -- a payload step is given its route after Fastify's three
-    return (request, reply, _payload, route) => {
+    (request, reply, _payload, route) => {
       const state = stateOf(request);
       if (state.lifecycleJudged || reply.hasHeader('deprecation')) return;
-      const key = gateKeyOf(route);
-      // With a compiled table (the loop's): core's `decide` for a caller not known yet.
-      const decided =
-        tables && clock
-          ? publicDecision(tables, clock, { ...key, template: route.url === undefined ? undefined : key.path })
-          : undefined;
-      if (decided) {
-        if (!hasDeprecation(decided.decision.headers)) return;
-        state.deprecated = true;
-        state.lifecycleVerdict ??= lifecycle.verdict(key);
-        joinHeaders(reply, decided.decision.headers);
-        return;
-      }
-      // The removed gate's verdict when it asked it; an answer refused before the gate asks here.
-      const verdict = judgedVerdict(request, key) ?? knownVerdict(lifecycle, key);
-      if (!verdict || !hasDeprecation(verdict.headers)) return;
+      const answer = publicAnswer(options, { request, route, removal: false });
+      if (!answer || !hasDeprecation(answer.headers)) return;
       // The span and metrics say so too (`telemetry/telemetry-step.ts`).
       state.deprecated = true;
-      state.verdict ??= { method: key.method, path: key.path, verdict };
-      joinHeaders(reply, verdict.headers);
-    };
-  },
+      const key = gateKeyOf(route);
+      state.verdict ??= { method: key.method, path: key.path, verdict: answer.verdict() };
+      joinHeaders(reply, answer.headers);
+    },
 });
 
 /** The lifecycle's headers on an early answer: its `Link` joined to any, the others where none is set. */

@@ -2,14 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
-import { publicDecision, publicRemoval, tableErrorOf } from './public-decision.ts';
-import type { RequestStep } from './pipeline/request-pipeline.ts';
+import { judgePublic, tableErrorOf } from './public-decision.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
 /** The one place that decides whether a version or endpoint is removed (`undefined`: version unknown). */
-export function knownVerdict(
+function knownVerdict(
   lifecycle: LifecycleSource,
   key: { version: string; method: string; path: string },
 ): LifecycleVerdict | undefined {
@@ -47,7 +46,7 @@ export function removedVersionOf(
       : undefined;
   if (!tables || !clock) return shared;
   return (name) => {
-    const judged = publicDecision(tables, clock, { version: name, method: 'GET' });
+    const judged = judgePublic(tables, clock, { version: name, method: 'GET', removal: false });
     // A table still compiling after a change: the runtime's verdict, the computation its rows sample.
     if (judged === undefined) return shared(name);
     const { decision } = judged;
@@ -67,6 +66,70 @@ export interface RemovedGateOptions {
 
 export const removedGateKey = stepKey<RemovedGateOptions>('removed-gate');
 
+/** What the lifecycle says of a request before its caller is known. */
+interface PublicAnswer {
+  headers: Readonly<Record<string, string>>;
+  deprecated: boolean;
+  /** The removal every caller gets, but one served past it (`perClient`). */
+  refusal: VersionaryError | undefined;
+  /** Some client may still be served (extended access past the sunset): the lifecycle step decides. */
+  perClient: boolean;
+  /** The verdict traces name (the one the table's rows were sampled from). */
+  verdict: () => LifecycleVerdict;
+}
+
+/**
+ * The lifecycle's answer before the caller is known: core's `decide` on a compiled table (the
+ * loop's), else the lifecycle's verdicts (the plugin on a config, or a table still compiling after
+ * a change: its rows sample that verdict). `removal` asks only whether the call is removed now: a
+ * deprecated call is then decided once, by the lifecycle step.
+ */
+export function publicAnswer(
+  options: Pick<RemovedGateOptions, 'lifecycle' | 'clock'>,
+  at: { request: FastifyRequest; route: RouteDescription; removal: boolean },
+): PublicAnswer | undefined {
+  const { lifecycle, clock } = options;
+  const tables = lifecycle.decisionTable;
+  const key = gateKeyOf(at.route);
+  const judged =
+    tables && clock
+      ? judgePublic(tables, clock, {
+          ...key,
+          template: at.route.url === undefined ? undefined : key.path,
+          removal: at.removal,
+        })
+      : undefined;
+  if (judged) {
+    const { decision } = judged;
+    // Closings and brownouts refuse by client: the lifecycle step decides them once the caller is known.
+    const removed = decision.outcome === 'refuse' && decision.rule === 'removed';
+    return {
+      headers: decision.headers,
+      deprecated: decision.deprecated,
+      refusal: removed ? tableErrorOf(tables!, decision.problem) : undefined,
+      perClient: judged.perClient,
+      verdict: () => lifecycle.verdict(key),
+    };
+  }
+  // The removed gate's verdict when it asked it; an answer refused before the gate asks here.
+  let verdict = judgedVerdict(at.request, key);
+  if (!verdict) {
+    verdict = knownVerdict(lifecycle, key);
+    if (!verdict) return undefined;
+    // Kept for the lifecycle step of the same request: the verdict is asked once.
+    stateOf(at.request).verdict = { method: key.method, path: key.path, verdict };
+  }
+  const known = verdict;
+  return {
+    headers: verdict.headers,
+    deprecated: hasDeprecation(verdict.headers),
+    refusal: verdict.removed,
+    // Only a source that judges clients can serve one past the removal.
+    perClient: verdict.perClient === true && (lifecycle.decisionTable ?? lifecycle.clientVerdict) !== undefined,
+    verdict: () => known,
+  };
+}
+
 /**
  * The `gate:removed-gate` step: a removed version or endpoint answers before any credential or
  * storage work, for every path under it but its OpenAPI document (readable for migration).
@@ -77,61 +140,26 @@ export const removedGateStep = defineStep({
   thin: true,
   phase: 'gate',
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
-  create: (options) => {
-    const tables = options.lifecycle.decisionTable;
-    const { clock } = options;
-    const shared = verdictGate(options);
-    if (!tables || !clock) return shared;
-    // With a compiled table (the loop's): core's `decide`, for a caller not known yet.
-    return (request, reply, route) => {
-      const routed = route.url !== undefined;
-      const key = gateKeyOf(route);
-      // Only a removal matters here: a deprecated subject's headers are the rulebook step's to send.
-      const judged = publicRemoval(tables, clock, { ...key, template: routed ? key.path : undefined });
-      if (judged === undefined) return shared(request, reply, route);
-      const { decision } = judged;
-      // Closings and brownouts refuse by client: the rulebook step decides them once the caller is known.
-      if (decision.outcome === 'allow' || decision.rule !== 'removed') return;
-      const error = tableErrorOf(tables, decision.problem);
-      // Some client may still be served (extended access past the sunset): the rulebook step decides.
-      if (routed && judged.perClient)
-        return void (stateOf(request).pendingRemoval = { headers: decision.headers, error });
-      if (routed) options.onRemovedCall?.({ version: key.version, endpoint: `${key.method} ${key.path}` }, request);
-      const state = stateOf(request);
-      if (decision.deprecated) {
-        state.deprecated = true;
-        // Traces name the sunset and replacement of the verdict the row was sampled from.
-        state.lifecycleVerdict = options.lifecycle.verdict(key);
-      }
-      state.refused = true;
-      state.decision = 'removed';
-      reply.headers(decision.headers);
-      throw error;
-    };
-  },
-});
-
-/** The gate on the lifecycle's verdicts, for a lifecycle without a compiled table (the plugin on a config). */
-function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
-  return (request, reply, route) => {
+  create: (options) => (request, reply, route) => {
+    // Only a removal matters here: a deprecated subject's headers are the lifecycle step's to send.
+    const answer = publicAnswer(options, { request, route, removal: true });
+    const error = answer?.refusal;
+    if (!error) return;
+    // A path with no route names no endpoint: no client is served past it, and no usage is recorded.
     const routed = route.url !== undefined;
-    // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
+    // Some client may still be served: the lifecycle step decides, once the credential is known; it
+    // refuses every other client with this same problem.
+    if (routed && answer.perClient) return void (stateOf(request).pendingRemoval = { headers: answer.headers, error });
     const key = gateKeyOf(route);
-    const verdict = knownVerdict(options.lifecycle, key);
-    if (!verdict) return;
-    // Kept for the lifecycle step of the same request: the verdict is asked once.
-    stateOf(request).verdict = { method: key.method, path: key.path, verdict };
-    if (!verdict.removed) return;
-    // Some client may still be served (a grant past the sunset): the lifecycle step decides,
-    // once the credential is known; it refuses every other client with this same problem.
-    if (routed && verdict.perClient && (options.lifecycle.decisionTable ?? options.lifecycle.clientVerdict))
-      return void (stateOf(request).pendingRemoval = { headers: verdict.headers, error: verdict.removed });
     if (routed) options.onRemovedCall?.({ version: key.version, endpoint: `${key.method} ${key.path}` }, request);
     const state = stateOf(request);
-    if (hasDeprecation(verdict.headers)) state.deprecated = true;
+    if (answer.deprecated) {
+      state.deprecated = true;
+      state.verdict ??= { method: key.method, path: key.path, verdict: answer.verdict() };
+    }
     state.refused = true;
-    state.decision = removalDecision(verdict.removed);
-    reply.headers(verdict.headers);
-    throw verdict.removed;
-  };
-}
+    state.decision = removalDecision(error);
+    reply.headers(answer.headers);
+    throw error;
+  },
+});

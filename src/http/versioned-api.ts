@@ -10,13 +10,6 @@ import { createResponseChecks } from './response-check.ts';
 import type { VersionedApiOptions } from './versioned-api-options.ts';
 import { createVersionScope, type VersionScope } from './version-scope.ts';
 
-export type {
-  ElementUseEvent,
-  OperationCallListener,
-  VersionedApiOptions,
-  VersionedRequestHook,
-} from './versioned-api-options.ts';
-
 // Every method Fastify can route (TRACE and QUERY included): a known path answers each with 405, never 404.
 const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
 

@@ -1,5 +1,5 @@
 import type { JsonSchema, SchemaMap } from '../../core/versions/index.ts';
-import { fits, isPlainObject, refName } from '../../core/versions/schema-walk.ts';
+import { fits, isPlainObject, patternOf as compilePattern, refName } from '../../core/versions/schema-walk.ts';
 
 /** A member of `parent` that no schema applying to it declares, at `pointer` (a JSON pointer into the body). */
 type OnUndeclared = (at: { parent: Record<string, unknown>; key: string; pointer: string }) => void;
@@ -76,14 +76,7 @@ function createShapes(schemas: SchemaMap) {
   const patterns = new Map<string, RegExp>();
   const patternOf = (source: string): RegExp => {
     let pattern = patterns.get(source);
-    if (!pattern) {
-      try {
-        pattern = new RegExp(source, 'u');
-      } catch {
-        pattern = /(?!)/;
-      }
-      patterns.set(source, pattern);
-    }
+    if (!pattern) patterns.set(source, (pattern = compilePattern(source)));
     return pattern;
   };
   // Views whose applying schemas do not depend on the value (no anyOf/oneOf on the way).

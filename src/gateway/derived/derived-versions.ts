@@ -15,8 +15,7 @@ import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
-import { createOldRequestCheck } from './old-requests.ts';
-import { createOldParameterCheck } from './old-parameters.ts';
+import { createOldParameterCheck, createOldRequestCheck } from './old-requests.ts';
 import { rangeResponses, requiredBodies } from './range-responses.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;

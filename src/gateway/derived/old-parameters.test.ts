@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
-import { createOldParameterCheck } from './old-parameters.ts';
+import { createOldParameterCheck } from './old-requests.ts';
 
 const version = {
   name: 'v1',

@@ -1,5 +1,5 @@
 import { echo, ErrorCode, VersionaryError, type FieldError } from '../../core/errors/index.ts';
-import type { ApiVersion } from '../../core/versions/index.ts';
+import type { ApiVersion, JsonSchema, OperationSpec } from '../../core/versions/index.ts';
 import { fromFrameworkError } from '../../http/fastify-errors.ts';
 import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import { toRouteSchema } from '../../http/route-schemas.ts';
@@ -83,4 +83,144 @@ function withoutReadOnlyRequired(value: unknown): unknown {
   if (Array.isArray(out.required) && properties && typeof properties === 'object')
     out.required = out.required.filter((name) => properties[name as string]?.readOnly !== true);
   return out;
+}
+
+type Validate = ((value: unknown) => boolean) & { errors?: unknown };
+
+/** One operation's compiled check: its path template as a pattern, its parameters' validators. */
+interface Compiled {
+  names: string[];
+  pattern: RegExp;
+  params: Validate | undefined;
+  query: Validate;
+  paramSchemas: Record<string, JsonSchema>;
+  querySchemas: Record<string, JsonSchema>;
+}
+
+/**
+ * The check of a derived version's path and query parameters in its own terms, compiled once per
+ * operation: each value typed as its schema says, then validated as the service does. A bad path
+ * segment is a 404 (the spec's "invalid ID"); a bad query, or one naming a parameter the operation
+ * does not declare (a newer version's filter must not reach the upstream), a 400.
+ */
+export function createOldParameterCheck(
+  version: ApiVersion,
+): (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined {
+  const compile = createRequestValidatorCompiler();
+  const components = { schemas: version.schemas };
+  const compiled = new Map<string, Compiled>();
+  const compileOf = (operation: OperationSpec): Compiled => {
+    const names: string[] = [];
+    const source = operation.path.replace(/\{([^}]+)\}|[^{]+/g, (part, name: string | undefined) => {
+      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([^/]+)';
+    });
+    // Closed, as the service's: a name the operation does not declare is refused.
+    const query = { type: 'object', ...operation.query, additionalProperties: false, components };
+    const params = operation.params ? { ...operation.params, components } : undefined;
+    const validator = (schema: object) =>
+      compile({ schema, method: 'GET', url: '', httpPart: 'querystring' }) as Validate;
+    return {
+      names,
+      pattern: new RegExp(`^${source}$`),
+      params: params && validator(params),
+      query: validator(query),
+      paramSchemas: (operation.params?.properties ?? {}) as Record<string, JsonSchema>,
+      querySchemas: (operation.query?.properties ?? {}) as Record<string, JsonSchema>,
+    };
+  };
+  return (operation, at) => {
+    let check = compiled.get(operation.id);
+    if (!check) compiled.set(operation.id, (check = compileOf(operation)));
+    if (check.params) {
+      const match = check.pattern.exec(at.path);
+      const values: Record<string, unknown> = {};
+      check.names.forEach((name, i) => {
+        const raw = match?.[i + 1] ?? '';
+        values[name] = typed(decoded(raw), check.paramSchemas[name], version.schemas);
+      });
+      if (!check.params(values)) {
+        const invalid = fromFrameworkError({ validation: check.params.errors, validationContext: 'path' });
+        const first = invalid?.errors?.[0];
+        return new VersionaryError({
+          code: ErrorCode.NotFound,
+          detail: `${version.name} has nothing at ${echo(at.path)}: ${first ? `${first.pointer} ${first.detail}` : 'a parameter is invalid'}.`,
+          ...(invalid?.errors ? { errors: invalid.errors } : {}),
+        });
+      }
+    }
+    if (at.query === '' && check.query({})) return undefined;
+    const query = readQuery(at.query, check.querySchemas, version.schemas);
+    if (query === undefined)
+      return new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The query string cannot be decoded.' });
+    if (check.query(query)) return undefined;
+    return fromFrameworkError({ validation: check.query.errors, validationContext: 'querystring' });
+  };
+}
+
+/** The query's members, a repeated name as a list, each typed as its schema says; undefined when undecodable. */
+function readQuery(
+  text: string,
+  schemas: Record<string, JsonSchema>,
+  components: ApiVersion['schemas'],
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    const name = decoded(at === -1 ? pair : pair.slice(0, at), true);
+    const value = decoded(at === -1 ? '' : pair.slice(at + 1), true);
+    if (name === undefined || value === undefined) return undefined;
+    const schema = schemas[name];
+    const listed = Object.hasOwn(out, name) || (schema !== undefined && typesOf(schema, components).has('array'));
+    if (!listed) {
+      out[name] = typed(value, schema, components);
+      continue;
+    }
+    const before = out[name];
+    const list = Array.isArray(before) ? before : before === undefined ? [] : [before];
+    const items = (schema?.items ?? undefined) as JsonSchema | undefined;
+    out[name] = [...list, typed(value, items, components)];
+  }
+  return out;
+}
+
+function decoded(text: string, form = false): string | undefined {
+  try {
+    return decodeURIComponent(form ? text.replace(/\+/g, ' ') : text);
+  } catch {
+    return undefined;
+  }
+}
+
+// Canonical text only: `0x10`, `1e1`, ` 5` and `05` stay strings and fail validation, as the service reads them.
+const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
+const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+
+/** A parameter's text as its schema types it: a number, an integer, a boolean, else the text. */
+function typed(value: string | undefined, schema: JsonSchema | undefined, components: ApiVersion['schemas']): unknown {
+  if (value === undefined || schema === undefined) return value;
+  const types = typesOf(schema, components);
+  if (types.has('string') || types.size === 0) return value;
+  if (types.has('integer') && integerText.test(value)) return Number(value);
+  if (types.has('number') && numberText.test(value)) return Number(value);
+  if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  if (types.has('null') && value === '') return null;
+  return value;
+}
+
+/** The types a schema allows, through `$ref` and `anyOf`/`oneOf`/`allOf` (Pydantic's `Optional[int]`). */
+function typesOf(schema: JsonSchema, components: ApiVersion['schemas'], depth = 0): Set<string> {
+  const types = new Set<string>();
+  if (depth > 8) return types;
+  const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const target = ref === undefined ? undefined : components[ref];
+  if (target) for (const t of typesOf(target, components, depth + 1)) types.add(t);
+  const own = schema.type;
+  for (const t of Array.isArray(own) ? own : own === undefined ? [] : [own]) types.add(String(t));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const branch of (Array.isArray(schema[key]) ? schema[key] : []) as JsonSchema[])
+      for (const t of typesOf(branch, components, depth + 1)) types.add(t);
+  return types;
 }

@@ -23,7 +23,7 @@ export type {
   OperationId,
   TypedHandler,
 } from '../handler-types.ts';
-export type { VersionedRequestHook } from '../versioned-api.ts';
+export type { VersionedRequestHook } from '../versioned-api-options.ts';
 export type { ForwardOptions } from '../forward-options.ts';
 export type { ProblemBody } from '../problem.ts';
 export { sendProblem, toProblem } from '../problem.ts';

@@ -11,7 +11,7 @@ import {
 import type { ApiVersion, ElementDocumentation, OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forward-options.ts';
-import type { VersionedRequestHook } from '../versioned-api.ts';
+import type { VersionedRequestHook } from '../versioned-api-options.ts';
 import { pluginOptionsValidator } from './options-schema.ts';
 
 /** One call to a deprecated (or removed) version or endpoint, handed to `onUsage`. */
@@ -167,8 +167,6 @@ export function resolvePluginOptions(options: VersionaryPluginOptions) {
     prefix: given.prefix ?? '/api',
     lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
     clock: given.clock ?? { now: Date.now },
-    onUsage: given.onUsage,
-    onCall: given.onCall,
     clientIdOf: given.clientIdOf ?? ((request) => request.ip),
     clientOf: given.clientOf ?? given.clientIdOf ?? ((request) => request.ip),
     openapi: given.openapi ?? { title: 'API' },

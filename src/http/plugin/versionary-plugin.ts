@@ -25,7 +25,8 @@ import { installPrefixProblems, unversionedVaryKey } from '../problem-handling.t
 import { removalDecision, removedGateKey, removedVersionOf } from '../removed-gate.ts';
 import { telemetryKey } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersKey } from '../version-list-headers.ts';
-import { registerVersionedApi, type ElementUseEvent, type OperationCallListener } from '../versioned-api.ts';
+import { registerVersionedApi } from '../versioned-api.ts';
+import type { ElementUseEvent, OperationCallListener } from '../versioned-api-options.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
 import { lifecycleHookOf } from './lifecycle-hooks.ts';
 import { pluginSteps } from './steps.ts';

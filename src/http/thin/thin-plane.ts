@@ -3,7 +3,7 @@ import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../pipeline/compile-route.ts';
 import { routePlanOf } from '../pipeline/request-pipeline.ts';
-import { plainPath } from '../forwarder.ts';
+import { plainPath } from '../forwarded-catch-all.ts';
 import { hasBody } from '../lingering-close.ts';
 import { ThinReply, ThinRequest, type ThinSetup, type ThinStages } from './thin-call.ts';
 import { templateMatcher } from './thin-routes.ts';

@@ -21,7 +21,8 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
   const apiKeys = storage.apiKeys;
   const clients = storage.clients;
   const extendedAccess = storage.extendedAccess;
-  // A write, then its topics on the feed once the write has committed (and, with `when`, changed something).
+  // The stores' reads pass as they are (plain objects: a spread keeps their methods). A write,
+  // then its topics on the feed once the write has committed (and, with `when`, changed something).
   const announce =
     <A extends unknown[], R>(topic: string | readonly string[], write: (...args: A) => Promise<R>, when?: 'changed') =>
     async (...args: A): Promise<R> => {
@@ -34,25 +35,16 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
     ...storage,
     lifecycle: {
       ...lifecycle,
-      listSchedules: () => lifecycle.listSchedules(),
-      listEndpointDeprecations: () => lifecycle.listEndpointDeprecations(),
       saveSchedule: announce(ChangeTopic.Lifecycle, lifecycle.saveSchedule.bind(lifecycle)),
       saveEndpointDeprecation: announce(ChangeTopic.Lifecycle, lifecycle.saveEndpointDeprecation.bind(lifecycle)),
     },
     apiKeys: {
       ...apiKeys,
-      find: (id) => apiKeys.find(id),
-      list: () => apiKeys.list(),
-      countActiveAdmins: () => apiKeys.countActiveAdmins(),
       insert: announce(ChangeTopic.ApiKeys, apiKeys.insert.bind(apiKeys)),
       revoke: announce(ChangeTopic.ApiKeys, apiKeys.revoke.bind(apiKeys), 'changed'),
     },
     clients: {
       ...clients,
-      find: (id) => clients.find(id),
-      findMany: (ids) => clients.findMany(ids),
-      list: (page) => clients.list(page),
-      minimumVersions: () => clients.minimumVersions(),
       insert: announce(ChangeTopic.Clients, clients.insert.bind(clients)),
       update: announce(ChangeTopic.Clients, clients.update.bind(clients)),
       delete: announce(ChangeTopic.Clients, clients.delete.bind(clients)),
@@ -60,8 +52,6 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
     },
     extendedAccess: {
       ...extendedAccess,
-      find: (id) => extendedAccess.find(id),
-      list: (options) => extendedAccess.list(options),
       insert: announce(grantTopics, extendedAccess.insert.bind(extendedAccess)),
       revoke: announce(grantTopics, extendedAccess.revoke.bind(extendedAccess), 'changed'),
     },
