@@ -1,7 +1,6 @@
 import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
 import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/ports/index.ts';
-import type { LifecycleState } from './runtime-state.ts';
-import { closingsOf, endpointSubject, type VerdictKey } from './runtime-verdict.ts';
+import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
 /** The active grants by subject, per instance: which keys have per-client rules, and each client's own date. */
 export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore, 'list'> | undefined }) {
@@ -20,13 +19,9 @@ export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore,
       if (text !== loaded) stamp++;
       loaded = text;
     },
-    /** Whether a key's shared verdict has per-client rules: a grant, or, before the removal, a closing date. */
-    touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
-      if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
-      return !removed && closingsOf(state.schedule(key.version), state.endpoints(), key).length > 0;
-    },
+    /** Whether a key's version or endpoint has a grant. */
+    granted: (key: VerdictKey): boolean => bySubject.has(key.version) || bySubject.has(endpointSubject(key)),
     stamp: () => stamp,
-    extendedAccessClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
     extensionOf: (clientId: string, subject: string, cap: number | undefined): number | undefined =>
       cappedUntil(bySubject.get(subject)?.get(clientId), cap),
     /** Whether an element used has per-client rules now: past its sunset a grant, from its closing date the closing. */

@@ -3,7 +3,7 @@ import { createViolation, PolicyRule, toPolicyError } from '../../core/lifecycle
 import type { StoredSchedule } from '../../kernel/ports/index.ts';
 import { configuredSchedule, defaultSchedule, orderVersions } from './policy-check.ts';
 import { mergeConfigured, type ConfigConflict } from './config-merge.ts';
-import type { LifecycleRuntimeOptions } from './runtime-types.ts';
+import type { LifecycleRuntimeOptions } from './runtime.ts';
 
 /** The lifecycle once a start has written the config's schedules to the store. */
 export type StartedLifecycle = Awaited<ReturnType<typeof startLifecycle>>;
