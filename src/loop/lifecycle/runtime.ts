@@ -177,6 +177,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
     },
     /** Moves each time a refresh changes the grants (the lifecycle generation does not). */
     grantsStamp: () => access.stamp(),
+    /** The grants of a subject as loaded: each client's latest date, uncapped. */
+    grantsOf: access.grantsOf,
     /**
      * The verdict of a key at an instant, as a request then would get it (for `clientId`, with its
      * extended access): what the decision table is compiled from. Reads the state only.

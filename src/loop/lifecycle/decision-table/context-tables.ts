@@ -43,7 +43,6 @@ function createEntry(context: LifecycleContext): Entry {
         prefix: api.prefix,
         vendor: api.vendor,
         removedStatus: lifecycleSection.of(config).removedStatus,
-        grants: () => storage.extendedAccess.list(),
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         access: () => entry.access,
