@@ -14,7 +14,7 @@ export async function startLifecycle(options: LifecycleRuntimeOptions) {
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
   await saveDefaultDeprecations(options, schedules);
   const configured = settings.versions ?? {};
-  const { names, releases, problems } = orderVersions(configured, options.versions);
+  const { releases, problems } = orderVersions(configured, options.versions);
   const orderError = toPolicyError(
     problems.map((message) =>
       createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
@@ -39,8 +39,7 @@ export async function startLifecycle(options: LifecycleRuntimeOptions) {
   return {
     schedules,
     endpoints: await store.listEndpointDeprecations(),
-    names,
-    released: new Map(releases.map((r) => [r.name, r.releasedAt])),
+    releases,
     undated: new Set(releases.filter((r) => !r.declared).map((r) => r.name)),
     conflicts,
   };

@@ -18,6 +18,7 @@ import type {
   StoredSchedule,
 } from '../../kernel/ports/index.ts';
 import { startLifecycle } from './runtime-start.ts';
+import { lifecycleVersionsOf, migrationUrlOf } from './policy-check.ts';
 import { closingsOf, endpointsOf, endpointSubject, toSchedule, usable, type VerdictKey } from './runtime-verdict.ts';
 import { manifestLinkOf } from './manifest-url.ts';
 import { createClientAccess } from './client-access.ts';
@@ -62,22 +63,10 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
   let list: { headers: Record<string, string>; until: number } | undefined;
   const manifestLink = manifestLinkOf(prefix);
 
-  const migrationUrl = (name: string): string =>
-    usable(schedules.get(name)?.migrationUrl) ??
-    configured[name]?.migrationUrl ??
-    `${prefix}/versions/${name}/migration-guide`;
+  const migrationUrl = (name: string): string => migrationUrlOf(name, { schedules, configured, prefix });
   const versions = (): LifecycleVersion[] =>
     (lifecycleVersions ??= Object.freeze(
-      started.names
-        .map((name) => ({
-          name,
-          releasedAt: started.released.get(name)!,
-          ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
-          ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
-          migrationUrl: migrationUrl(name),
-          openapiUrl: `${prefix}/${name}/openapi.json`,
-        }))
-        .sort((a, b) => a.releasedAt - b.releasedAt),
+      lifecycleVersionsOf(started.releases, { schedules, configured, prefix }),
     ) as LifecycleVersion[]);
   const warnings = assertLifecycleConfig({ versions: versions(), audience: settings.audience });
   const access = createClientAccess({ grants: options.grants });
