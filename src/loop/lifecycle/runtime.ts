@@ -7,6 +7,7 @@ import {
   versionListHeaders,
   type DeprecationSchedule,
   type ElementDeprecation,
+  type LifecycleDocument,
   type LifecycleVerdict,
   type LifecycleVersion,
   type VerdictCandidate,
@@ -198,7 +199,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
       list = { headers: headers as Record<string, string>, until: changesAt ?? Number.POSITIVE_INFINITY };
       return list.headers;
     },
-    document() {
+    document(): LifecycleDocument {
       const document = buildLifecycleDocument({ versions: versions(), clock, audience: settings.audience });
       // A stand-in date only keeps the declared order: a client is never shown one.
       return {
