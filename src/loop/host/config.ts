@@ -47,10 +47,14 @@ export function withSettings<List extends SettingsList>(
     ...(fileName ? { fileName } : {}),
   });
   const bodyLimit = (file.bodyLimit ?? 1024 * 1024) as number;
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024)
+  if (!isBodyLimit(bodyLimit))
     errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   return { ...values, bodyLimit, file, settings };
 }
+
+/** `bodyLimit`'s rule: a whole number of bytes from 1 KiB to 100 MiB. */
+export const isBodyLimit = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 1024 && (value as number) <= 100 * 1024 * 1024;
 
 /** A part's section of the config file, and its reader. */
 export interface SettingsSection<Name extends string, T> extends FeatureSettings<T> {
