@@ -40,7 +40,8 @@ export interface LifecycleRuntimeOptions {
 }
 
 /** The service's live view of the lifecycle, cached until the next instant it changes. */
-export type LifecycleRuntime = Awaited<ReturnType<typeof createLifecycleRuntime>>;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that the API report names it rather than spelling out its members
+export interface LifecycleRuntime extends Awaited<ReturnType<typeof createLifecycleRuntime>> {}
 
 type Verdict = { verdict: LifecycleVerdict; until: number };
 
