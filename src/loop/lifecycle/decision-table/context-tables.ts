@@ -171,7 +171,7 @@ const textOf = (minimums: Readonly<Record<string, string>>) =>
  * Keep the compiled table until its inputs move (lifecycle, grants, brownouts, minimum versions, a
  * closing: `recompileAt`); whether it is current is found without I/O, so a request may ask.
  */
-export function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
+function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
   let compiled: { key: ReturnType<typeof keyNow>; table: DecisionTable } | undefined;
   let generation = 0;
   let running: Promise<DecisionTable> | undefined;
