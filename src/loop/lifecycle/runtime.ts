@@ -258,7 +258,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
 }
 
 /** Write the config's schedules over the stored ones (`mergeConfigured`); refuse a contradictory release order. */
-export async function startLifecycle(options: LifecycleRuntimeOptions) {
+async function startLifecycle(options: LifecycleRuntimeOptions) {
   const { settings, store, clock } = options;
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
   await saveDefaultDeprecations(options, schedules);
