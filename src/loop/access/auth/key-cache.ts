@@ -102,7 +102,6 @@ export function createApiKeyCache(options: ApiKeyCacheOptions) {
     },
     /** Entries held now (for tests and metrics). */
     size: () => entries.size,
-    /** Stop listening to the feed. */
     close: () => {
       for (const stop of unsubscribe) stop();
       clear();
