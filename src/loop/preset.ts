@@ -26,6 +26,7 @@ import { type LoopLifecycleOptions } from './lifecycle/options.ts';
 import { type LoopAccessOptions } from './access/options.ts';
 import { versionaryLoopUsage } from './usage/part.ts';
 import { loopEnv } from './host/loop-env.ts';
+import { isBodyLimit } from './host/config.ts';
 import { assertPeers, peersFor } from './storage/peer-packages.ts';
 import { readableStartFailure, type StartFailure } from './host/start-failure.ts';
 
@@ -200,9 +201,6 @@ export function loopServerOptions(options: {
   const file = (options.settings ?? {}) as Record<string, unknown>;
   // Server-wide, so only when the settings name them: the app's own routes keep Fastify's defaults otherwise.
   const timeouts = file.timeouts === undefined ? {} : toServerOptions(parseTimeoutSettings({ file, errors: [] }));
-  const bodyLimit = file.bodyLimit;
-  const validBodyLimit =
-    typeof bodyLimit === 'number' && Number.isInteger(bodyLimit) && bodyLimit >= 1024 && bodyLimit <= 100 * 1024 * 1024;
   // Not the service's `ajv` options: the loop's routes carry a validator of their own, and the
   // app's routes keep the validation they had.
   const { ajv: _serviceAjv, ...server } = serviceServerOptions({
@@ -212,6 +210,6 @@ export function loopServerOptions(options: {
   return {
     ...server,
     ...timeouts,
-    ...(validBodyLimit ? { bodyLimit } : {}),
+    ...(isBodyLimit(file.bodyLimit) ? { bodyLimit: file.bodyLimit } : {}),
   };
 }

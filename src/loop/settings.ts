@@ -1,5 +1,5 @@
 import type { ParsedSettings } from '../kernel/config/feature-settings.ts';
-import type { LoadConfigOptions } from '../kernel/config/load-config.ts';
+import { configError, type LoadConfigOptions } from '../kernel/config/load-config.ts';
 import * as host from './host/config.ts';
 import { lifecycleSection } from './lifecycle/settings.ts';
 import { rateLimitSection } from './access/rate-limit/settings.ts';
@@ -30,7 +30,9 @@ export type ServiceConfig = host.LoopConfig<ParsedSettings<typeof serviceSetting
 
 /** Parse the environment and the JSON config file once, at start, reporting every error at once. */
 export function loadConfig(options: LoadConfigOptions): ServiceConfig {
-  return host.loadConfig(serviceSettings, options);
+  const { config, errors } = readConfig(options);
+  if (errors.length > 0) throw configError(errors);
+  return config;
 }
 
 /** {@link loadConfig} without the throw: every error, and whatever parsed beside them. */

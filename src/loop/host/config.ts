@@ -5,13 +5,7 @@ import {
 } from '../../kernel/config/feature-settings.ts';
 import { parseGatewaySettings } from '../../kernel/config/gateway-settings.ts';
 import { parseTimeoutSettings } from '../../kernel/app/timeouts.ts';
-import {
-  configError,
-  readConfigFile,
-  readEnv,
-  type EnvConfig,
-  type LoadConfigOptions,
-} from '../../kernel/config/load-config.ts';
+import { readConfigFile, readEnv, type EnvConfig, type LoadConfigOptions } from '../../kernel/config/load-config.ts';
 
 /** The parsed configuration: the environment's part, and each part's section parsed by that part. */
 export interface LoopConfig<Settings extends object = object> extends EnvConfig {
@@ -24,17 +18,7 @@ export interface LoopConfig<Settings extends object = object> extends EnvConfig 
 
 export type SettingsList = Record<string, FeatureSettings<unknown>>;
 
-/** Parse the environment and the JSON config file once, at start, reporting every error at once. */
-export function loadConfig<List extends SettingsList>(
-  list: List,
-  options: LoadConfigOptions,
-): LoopConfig<ParsedSettings<List>> {
-  const { config, errors } = readConfig(list, options);
-  if (errors.length > 0) throw configError(errors);
-  return config;
-}
-
-/** {@link loadConfig} without the throw, so a start can add the checks that need the parsed settings. */
+/** Parse the environment and the JSON config file once, reporting every error; a start can add the checks that need the parsed settings. */
 export function readConfig<List extends SettingsList>(
   list: List,
   options: LoadConfigOptions,
@@ -63,10 +47,14 @@ export function withSettings<List extends SettingsList>(
     ...(fileName ? { fileName } : {}),
   });
   const bodyLimit = (file.bodyLimit ?? 1024 * 1024) as number;
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024)
+  if (!isBodyLimit(bodyLimit))
     errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   return { ...values, bodyLimit, file, settings };
 }
+
+/** `bodyLimit`'s rule: a whole number of bytes from 1 KiB to 100 MiB. */
+export const isBodyLimit = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 1024 && (value as number) <= 100 * 1024 * 1024;
 
 /** A part's section of the config file, and its reader. */
 export interface SettingsSection<Name extends string, T> extends FeatureSettings<T> {

@@ -1,7 +1,6 @@
 import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
-import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/ports/index.ts';
-import type { LifecycleState } from './runtime-state.ts';
-import { closingsOf, endpointSubject, type VerdictKey } from './runtime-verdict.ts';
+import type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from '../../kernel/ports/index.ts';
+import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
 /** The active grants by subject, per instance: which keys have per-client rules, and each client's own date. */
 export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore, 'list'> | undefined }) {
@@ -20,13 +19,11 @@ export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore,
       if (text !== loaded) stamp++;
       loaded = text;
     },
-    /** Whether a key's shared verdict has per-client rules: a grant, or, before the removal, a closing date. */
-    touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
-      if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
-      return !removed && closingsOf(state.schedule(key.version), state.endpoints(), key).length > 0;
-    },
+    /** Whether a key's version or endpoint has a grant. */
+    granted: (key: VerdictKey): boolean => bySubject.has(key.version) || bySubject.has(endpointSubject(key)),
     stamp: () => stamp,
-    extendedAccessClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
+    /** The clients with a grant for a subject, each with its latest date (uncapped), in the order granted. */
+    grantsOf: (s: ExtendedAccessSubject): ReadonlyMap<string, number> => bySubject.get(subjectKey(s)) ?? noGrants,
     extensionOf: (clientId: string, subject: string, cap: number | undefined): number | undefined =>
       cappedUntil(bySubject.get(subject)?.get(clientId), cap),
     /** Whether an element used has per-client rules now: past its sunset a grant, from its closing date the closing. */
@@ -40,17 +37,18 @@ export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore,
 function indexGrants(list: readonly ExtendedAccessGrant[]): Map<string, Map<string, number>> {
   const index = new Map<string, Map<string, number>>();
   for (const e of list) {
-    const subject =
-      e.subject.kind === 'version'
-        ? e.subject.version
-        : e.subject.kind === 'element'
-          ? elementSubject(e.subject)
-          : endpointSubject(e.subject);
+    const subject = subjectKey(e.subject);
     const clients = index.get(subject) ?? new Map<string, number>();
     clients.set(e.clientId, Math.max(clients.get(e.clientId) ?? 0, e.until));
     index.set(subject, clients);
   }
   return index;
+}
+
+const noGrants: ReadonlyMap<string, number> = new Map();
+
+function subjectKey(s: ExtendedAccessSubject): string {
+  return s.kind === 'version' ? s.version : s.kind === 'element' ? elementSubject(s) : endpointSubject(s);
 }
 
 function elementSubject(e: { version: string; element: string }): string {

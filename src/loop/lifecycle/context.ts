@@ -4,8 +4,7 @@ import { provideToLaterParts } from '../host/provided.ts';
 import type { OperationCounter } from '../usage/operation-counter.ts';
 import type { VersionedRequestHook } from '../../http/index.ts';
 import { releaseDates } from './policy-check.ts';
-import { createLifecycleRuntime } from './runtime.ts';
-import type { LifecycleRuntime } from './runtime-types.ts';
+import { createLifecycleRuntime, type LifecycleRuntime } from './runtime.ts';
 import { lifecycleSection } from './settings.ts';
 
 /** What the lifecycle part's features, and every later part's, are installed with. */

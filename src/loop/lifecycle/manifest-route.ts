@@ -5,7 +5,7 @@ import type { ClientStore } from '../../kernel/ports/index.ts';
 import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleRuntime } from './runtime.ts';
-import { usable } from './runtime-state.ts';
+import { usable } from './runtime-verdict.ts';
 import { manifestUrlOf } from './manifest-url.ts';
 import type { LifecycleContext } from './context.ts';
 

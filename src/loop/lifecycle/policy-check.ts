@@ -1,8 +1,15 @@
-import { declaredOrder, deprecationDatesOf, MONTH_MS, orderReleases } from '../../core/lifecycle/index.ts';
+import {
+  declaredOrder,
+  deprecationDatesOf,
+  MONTH_MS,
+  orderReleases,
+  type LifecycleVersion,
+} from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { StoredSchedule } from '../../kernel/ports/index.ts';
 import type { VersionSettings } from './settings.ts';
+import { toSchedule, usable } from './runtime-verdict.ts';
 
 /**
  * The schedule a config entry declares (none without a sunset or a removal). An entry marked `removed`
@@ -57,4 +64,37 @@ export function releaseDates(
     const releasedAt = parseIsoInstant(releases[v.name] ?? '');
     return releasedAt === undefined ? { name: v.name } : { name: v.name, releasedAt };
   });
+}
+
+interface VersionSources {
+  schedules: ReadonlyMap<string, StoredSchedule>;
+  configured: Readonly<Record<string, VersionSettings>>;
+  prefix: string;
+}
+
+/** The versions as the lifecycle rules and documents read them, oldest release first, each with its schedule if any. */
+export function lifecycleVersionsOf(
+  releases: ReadonlyArray<{ name: string; releasedAt: number }>,
+  o: VersionSources,
+): LifecycleVersion[] {
+  const { schedules, configured } = o;
+  return releases
+    .map(({ name, releasedAt }) => ({
+      name,
+      releasedAt,
+      ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
+      ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
+      migrationUrl: migrationUrlOf(name, o),
+      openapiUrl: `${o.prefix}/${name}/openapi.json`,
+    }))
+    .sort((a, b) => a.releasedAt - b.releasedAt);
+}
+
+/** A version's migration guide: its stored one, else its configured one, else the service's own page. */
+export function migrationUrlOf(name: string, o: VersionSources): string {
+  return (
+    usable(o.schedules.get(name)?.migrationUrl) ??
+    o.configured[name]?.migrationUrl ??
+    `${o.prefix}/versions/${name}/migration-guide`
+  );
 }

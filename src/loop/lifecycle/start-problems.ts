@@ -1,9 +1,15 @@
 import { isVersionaryError } from '../../core/errors/index.ts';
 import type { LoopConfig } from '../host/config.ts';
 import { lifecycleSection } from './settings.ts';
-import { checkLifecycleConfig, PolicyRule, type LifecycleVersion } from '../../core/lifecycle/index.ts';
+import { checkLifecycleConfig, PolicyRule } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { configuredSchedule, defaultSchedule, orderVersions, releaseDates } from './policy-check.ts';
+import {
+  configuredSchedule,
+  defaultSchedule,
+  lifecycleVersionsOf,
+  orderVersions,
+  releaseDates,
+} from './policy-check.ts';
 
 /** Each problem a start-up error lists; undefined for an error that is not Versionary's (a bug). */
 export function problemsOf(error: unknown): string[] | undefined {
@@ -38,30 +44,15 @@ export function policyProblems(options: {
   const { releases, problems } = orderVersions(configured, bundle);
   if (problems.length > 0) return problems.map((p) => `valid-config: ${p}`);
   const defaults = settings.versions ? [] : (options.defaultDeprecated ?? options.versions.slice(0, -1));
-  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
-    const schedule = defaults.includes(name)
-      ? defaultSchedule(name, now)
-      : configured[name] && configuredSchedule(name, configured[name], { now });
-    const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
-    const replacement = configured[name]?.replacement;
-    return {
-      name,
-      releasedAt,
-      migrationUrl,
-      ...(schedule
-        ? {
-            schedule: {
-              version: name,
-              deprecatedAt: schedule.deprecatedAt,
-              sunsetAt: schedule.sunsetAt,
-              removed: schedule.removed,
-              reason: schedule.reason,
-            },
-          }
-        : {}),
-      ...(replacement ? { replacement } : {}),
-    };
-  });
+  const schedules = new Map(
+    releases.flatMap(({ name }) => {
+      const schedule = defaults.includes(name)
+        ? defaultSchedule(name, now)
+        : configured[name] && configuredSchedule(name, configured[name], { now });
+      return schedule ? [[name, schedule] as const] : [];
+    }),
+  );
+  const versions = lifecycleVersionsOf(releases, { schedules, configured, prefix });
   // A deprecation the file leaves undated starts at its stored date, else now: only the runtime,
   // with the store, can tell its notice period.
   const undated = (name: unknown) => typeof name === 'string' && configured[name]?.deprecatedAt === undefined;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApiScope } from '../../http/api-scope.ts';
 import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../host/feature.ts';
-import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
+import { createMemoryRateLimitStore } from '../../kernel/rate-limit/memory-store.ts';
 import { createDiffCache } from '../lifecycle/breaks/diff-cache.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 import { rateLimitSection } from '../access/rate-limit/settings.ts';

@@ -4,14 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
-import {
-  addressKey,
-  policyFor,
-  rateLimitFields,
-  type AppliedPolicy,
-  type RateLimitSettings,
-  type RateLimitStore,
-} from '../access/rate-limit/index.ts';
+import { addressKey } from '../access/rate-limit/address-key.ts';
+import { policyFor, rateLimitFields, type AppliedPolicy } from '../access/rate-limit/policy.ts';
+import type { RateLimitSettings } from '../access/rate-limit/settings.ts';
+import type { RateLimitStore } from '../../kernel/ports/rate-limit.ts';
 
 export interface PageRateLimitOptions {
   /** The API's `rateLimit` settings: the pages get the same budget per address. */

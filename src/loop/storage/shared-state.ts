@@ -62,7 +62,6 @@ export async function openSharedState(options: {
   };
 }
 
-/** Close what {@link openSharedState} opened. */
 export async function closeSharedState(shared: SharedState): Promise<void> {
   await shared.feed.close();
   await shared.redis?.quit().catch(() => shared.redis?.disconnect());

@@ -65,7 +65,6 @@ export async function createApiKey(options: {
   return { record, key };
 }
 
-/** Narrow a string to a {@link Role}. */
 export function isRole(value: string): value is Role {
   return (roles as readonly string[]).includes(value);
 }

@@ -10,7 +10,8 @@ import type { AccessRefusals } from '../../lifecycle/decision-table/compile.ts';
 import { rateLimitedProblem, ratePoliciesOf } from '../rate-limit/policy.ts';
 import type { RateLimitSettings } from '../rate-limit/settings.ts';
 import { idempotencyKey } from '../idempotency/install-idempotency.ts';
-import { addressRateLimitKey, createMemoryRateLimitStore, rateLimitKey } from '../rate-limit/index.ts';
+import { addressRateLimitKey, rateLimitKey } from '../rate-limit/install-rate-limit.ts';
+import { createMemoryRateLimitStore } from '../../../kernel/rate-limit/memory-store.ts';
 import { createApiKey } from './api-keys.ts';
 import {
   authenticationKey,

@@ -13,26 +13,7 @@ export interface ApiKeyCacheOptions {
 }
 
 /** Verified API keys, by the SHA-256 digest of the presented key. */
-export interface ApiKeyCache {
-  /**
-   * The principal of a key whose digest was verified before, else `verify()`'s answer (cached when
-   * it is a principal). Without a healthy feed the cache is bypassed: every call verifies.
-   */
-  lookup(digest: string, verify: () => Promise<Principal | undefined>): Promise<Principal | undefined>;
-  /** The principal of a key verified before and still fresh, without a promise (the hot path); else `undefined`. */
-  peek(digest: string): Principal | undefined;
-  /**
-   * The principal of a presented key (the key itself, not its digest) that {@link remember} linked
-   * to a fresh entry, without hashing it; else `undefined` (the caller hashes and asks {@link peek}).
-   */
-  byToken(token: string): Principal | undefined;
-  /** Link a presented key to the entry of its digest, if one is held: its next request skips the hash. */
-  remember(token: string, digest: string): void;
-  /** Entries held now (for tests and metrics). */
-  size(): number;
-  /** Stop listening to the feed. */
-  close(): void;
-}
+export type ApiKeyCache = ReturnType<typeof createApiKeyCache>;
 
 interface Entry {
   principal: Principal;
@@ -55,7 +36,7 @@ const keyCacheTopics = ['api-keys', 'clients'] as const;
  * are cached; an unknown key costs a database lookup each time, as before, and cannot fill the
  * cache. A verification that started before an invalidation is not stored after it.
  */
-export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
+export function createApiKeyCache(options: ApiKeyCacheOptions) {
   const ttlMs = options.ttlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
@@ -76,12 +57,17 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   };
   const unsubscribe = keyCacheTopics.map((topic) => options.feed.subscribe(topic, clear));
   return {
-    peek(digest) {
+    /** The principal of a key verified before and still fresh, without a promise (the hot path); else `undefined`. */
+    peek(digest: string): Principal | undefined {
       if (!options.feed.health().healthy) return undefined;
       const hit = entries.get(digest);
       return hit && hit.expiresAt > options.now() ? hit.principal : undefined;
     },
-    async lookup(digest, verify) {
+    /**
+     * The principal of a key whose digest was verified before, else `verify()`'s answer (cached when
+     * it is a principal). Without a healthy feed the cache is bypassed: every call verifies.
+     */
+    async lookup(digest: string, verify: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
       if (!options.feed.health().healthy) {
         if (entries.size > 0) clear();
         return verify();
@@ -98,17 +84,23 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
       }
       return principal;
     },
-    byToken(token) {
+    /**
+     * The principal of a presented key (the key itself, not its digest) that {@link remember} linked
+     * to a fresh entry, without hashing it; else `undefined` (the caller hashes and asks {@link peek}).
+     */
+    byToken(token: string): Principal | undefined {
       const hit = tokens.get(token);
       if (hit === undefined || !options.feed.health().healthy) return undefined;
       return hit.expiresAt > options.now() ? hit.principal : undefined;
     },
-    remember(token, digest) {
+    /** Link a presented key to the entry of its digest, if one is held: its next request skips the hash. */
+    remember(token: string, digest: string): void {
       const entry = entries.get(digest);
       if (entry === undefined || tokens.get(token) === entry) return;
       if (tokens.size >= maxEntries) tokens.delete(tokens.keys().next().value!);
       tokens.set(token, entry);
     },
+    /** Entries held now (for tests and metrics). */
     size: () => entries.size,
     close: () => {
       for (const stop of unsubscribe) stop();

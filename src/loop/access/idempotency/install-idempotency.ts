@@ -86,9 +86,7 @@ const releaserOf = (options: IdempotencyOptions) => (request: FastifyRequest) =>
 // Every response passes `after`; an aborted request passes `abort` instead.
 const releaseStep = (phase: 'after' | 'abort') =>
   defineStep({ needs: idempotencyKey, name: 'idempotency-release', phase, appliesTo: onPost, create: releaserOf });
-/** The `after:idempotency-release` step. */
 export const idempotencyReleaseStep = releaseStep('after');
-/** The `abort:idempotency-release` step. */
 export const idempotencyAbortStep = releaseStep('abort');
 
 function claimerOf(options: IdempotencyOptions) {

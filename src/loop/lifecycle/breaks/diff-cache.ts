@@ -10,24 +10,21 @@ interface DiffCacheOptions {
   ttlMs?: number;
 }
 
-export interface DiffCache<T> {
-  /** `ms`: what computing it cost now, 0 when reused. */
-  get(pair: { from: string; to: string }, compute: () => T): { value: T; reused: boolean; ms: number };
-  size(): number;
-}
+export type DiffCache<T> = ReturnType<typeof createDiffCache<T>>;
 
 /**
  * A value per (from, to) pair for the lifecycle generation it was computed in (a diff costs milliseconds),
  * expiring after `ttlMs`: the diff judges `x-sunset` dates against the clock.
  */
-export function createDiffCache<T>(options: DiffCacheOptions): DiffCache<T> {
+export function createDiffCache<T>(options: DiffCacheOptions) {
   const maxEntries = options.maxEntries ?? 64;
   const ttlMs = options.ttlMs ?? 60_000;
   // Map keeps insertion order: a hit is re-inserted, so the first entry is the least recently used.
   const entries = new Map<string, { value: T; until: number }>();
   let seen = options.generation();
   return {
-    get(pair, compute) {
+    /** `ms`: what computing it cost now, 0 when reused. */
+    get(pair: { from: string; to: string }, compute: () => T): { value: T; reused: boolean; ms: number } {
       const generation = options.generation();
       if (generation !== seen) {
         entries.clear();

@@ -10,7 +10,7 @@ import {
 import { closedProblem } from '../../../core/rulebook/problems.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { tableClientElements } from './client-verdict.ts';
-import type { DecisionTables } from './tables.ts';
+import type { DecisionTables } from './context-tables.ts';
 
 const day = 86_400_000;
 const t0 = Date.UTC(2027, 0, 1);

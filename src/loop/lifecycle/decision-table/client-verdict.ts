@@ -1,13 +1,12 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ElementDeprecation, LifecycleSource } from '../../../core/lifecycle/index.ts';
-import type { DecisionTable, ElementRow } from '../../../core/rulebook/index.ts';
+import type { DecisionTable, DecisionTableSource, ElementRow } from '../../../core/rulebook/index.ts';
 import { judgeSubject } from '../../../core/rulebook/rules.ts';
-import type { DecisionTables } from './tables.ts';
 
 /** A request's deprecated elements as this client sees them, judged on the table's rows (a closing throws). */
 export function tableClientElements(
-  tables: DecisionTables,
+  tables: DecisionTableSource,
   clock: Clock,
 ): NonNullable<LifecycleSource['clientElements']> {
   return async (used, clientId) => {

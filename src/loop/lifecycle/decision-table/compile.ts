@@ -28,7 +28,6 @@ import {
   endpointRemovedProblem,
 } from '../../../core/rulebook/problems.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
-import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
@@ -44,7 +43,6 @@ export interface DecisionTableSources {
   prefix: string;
   vendor: string;
   removedStatus: 410 | 404;
-  grants: () => Promise<readonly ExtendedAccessGrant[]>;
   /** Brownout windows planned (progressive ones expanded); none when absent. */
   brownouts?: () => readonly Brownout[];
   allowed: RouteRowContext['allowed'];
@@ -79,7 +77,6 @@ export async function compileDecisionTable(
     runtime,
     registry,
     now,
-    grants: await sources.grants(),
     brownouts: sources.brownouts?.() ?? [],
     removedStatus: sources.removedStatus,
     allowed: sources.allowed,

@@ -2,12 +2,11 @@ import { cappedUntil, replacementName, type ElementDeprecation } from '../../../
 import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow, RuleSegment } from '../../../core/rulebook/index.ts';
-import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { closingsOf, type VerdictKey } from '../runtime-verdict.ts';
 import { clientRow, elementSegments, subjectSegments, type RowContext } from './subject-rows.ts';
 
 export interface RouteRowContext extends RowContext {
-  grants: readonly ExtendedAccessGrant[];
   brownouts: readonly Brownout[];
   removedStatus: 410 | 404;
   /** The clients allowed past a closing that has taken effect (the usage store's answer). */
@@ -18,13 +17,7 @@ export interface RouteRowContext extends RowContext {
 export async function routeRow(ctx: RouteRowContext, key: VerdictKey, gone?: () => string): Promise<RouteRow> {
   const { runtime } = ctx;
   const segments = subjectSegments(ctx, key);
-  const endpoint = `${key.method} ${key.path}`;
-  const spared = clientsOf(
-    ctx,
-    (s) =>
-      s.version === key.version &&
-      (s.kind === 'version' || (s.kind === 'endpoint' && `${s.method} ${s.path}` === endpoint)),
-  );
+  const spared = clientsOf(ctx, { kind: 'version', version: key.version }, { kind: 'endpoint', ...key });
   const extendedAccess: RouteRow['row']['extendedAccess'] = {};
   for (const client of spared) {
     const own = clientRow(segments, subjectSegments(ctx, key, client), untilOf(ctx, client, key) ?? 0);
@@ -54,8 +47,8 @@ export async function routeRow(ctx: RouteRowContext, key: VerdictKey, gone?: () 
   };
 }
 
-function clientsOf(ctx: RouteRowContext, covers: (s: ExtendedAccessGrant['subject']) => boolean): string[] {
-  return [...new Set(ctx.grants.filter((e) => covers(e.subject)).map((e) => e.clientId))].sort();
+function clientsOf(ctx: RowContext, ...subjects: ExtendedAccessSubject[]): string[] {
+  return [...new Set(subjects.flatMap((s) => [...ctx.runtime.grantsOf(s).keys()]))].sort();
 }
 
 /** A client's own date for an operation: its version's extension, else its endpoint's. */
@@ -103,17 +96,15 @@ async function elementRows(ctx: RouteRowContext, key: VerdictKey): Promise<Eleme
   for (const e of elementsOf(ctx, key)) {
     const segments = elementSegments(ctx, { key, element: e });
     const extendedAccess: NonNullable<ElementRow['extendedAccess']> = {};
-    for (const grant of ctx.grants) {
-      const s = grant.subject;
-      if (s.kind !== 'element' || s.version !== e.version || s.element !== e.element) continue;
-      const until = cappedUntil(grant.until, e.extendedAccessUntil);
+    for (const [clientId, latest] of ctx.runtime.grantsOf({
+      kind: 'element',
+      version: e.version,
+      element: e.element,
+    })) {
+      const until = cappedUntil(latest, e.extendedAccessUntil);
       if (until === undefined || until <= e.sunsetAt) continue;
-      const own = clientRow(
-        segments,
-        elementSegments(ctx, { key, element: e, clientId: grant.clientId, sunsetAt: until }),
-        until,
-      );
-      if (own) extendedAccess[grant.clientId] = own;
+      const own = clientRow(segments, elementSegments(ctx, { key, element: e, clientId, sunsetAt: until }), until);
+      if (own) extendedAccess[clientId] = own;
     }
     const at = e.closedToNewClientsAt;
     const closings: Closing[] =
@@ -188,7 +179,7 @@ function brownoutRows(ctx: BrownoutRowContext, key: VerdictKey, extended: readon
 
 /** A version's whole-version brownouts, for a path under it with no route (an undocumented path a version forwards). */
 export function versionBrownoutRows(ctx: RouteRowContext, version: string): BrownoutRow[] {
-  const spared = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
+  const spared = clientsOf(ctx, { kind: 'version', version });
   // `/*` names no endpoint: only the brownouts of the whole version reach it.
   return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, spared);
 }

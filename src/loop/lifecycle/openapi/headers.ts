@@ -67,6 +67,15 @@ export const documentedParameters: Record<string, Record<string, unknown>> = {
   },
 };
 
+/** The document's `servers`: the deployment that served it (`x-internal` for the management API's). */
+export const servedHere = (internal: boolean) => [
+  {
+    url: '/',
+    description: 'The deployment (production, staging or local) that served this document',
+    'x-internal': internal,
+  },
+];
+
 /** A response's header: a `$ref` to the shared definition, or an inline copy when required (a `$ref` cannot say so). */
 export function headerOf(name: string, options: { required?: boolean } = {}): Record<string, unknown> {
   const definition = documentedHeaders[name];

@@ -1,7 +1,7 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { problemSchema } from '../../../core/versions/index.ts';
-import { documentedParameters, headerOf, parameterRef, usedHeaders } from './headers.ts';
+import { documentedParameters, servedHere, headerOf, parameterRef, usedHeaders } from './headers.ts';
 import { securityFor, securitySchemes } from './security.ts';
 import { layeredHeaders, layeredProblems } from './operation-responses.ts';
 
@@ -82,13 +82,7 @@ function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean
       description:
         'Operate a Versionary deployment: API keys, version lifecycles, endpoint deprecations, clients and their usage, deprecation notices and brownouts. Every operation needs credentials with the `admin` role. Errors are RFC 9457 problems (`application/problem+json`).',
     },
-    servers: [
-      {
-        url: '/',
-        description: 'The deployment (production, staging or local) that served this document',
-        'x-internal': true,
-      },
-    ],
+    servers: servedHere(true),
     tags: [...tags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     paths,
     components: {

@@ -8,7 +8,7 @@ import {
   type OpenApiVersion,
   type OperationSpec,
 } from '../../../core/versions/index.ts';
-import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
+import { documentedParameters, servedHere, parameterRef, usedHeaders } from './headers.ts';
 import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
 import { securityFor, securitySchemes } from './security.ts';
 
@@ -77,13 +77,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     // Only what the app said of its API (description, license, contact), never a default of ours.
     ...(options.info ? { info: options.info } : {}),
     top: {
-      servers: [
-        {
-          url: '/',
-          description: 'The deployment (production, staging or local) that served this document',
-          'x-internal': false,
-        },
-      ],
+      servers: servedHere(false),
       tags: [...tags, 'documents'].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     },
     components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },

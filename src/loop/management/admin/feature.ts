@@ -8,7 +8,7 @@ import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
 import type { FastifyInstance } from 'fastify';
-import type { DecisionTables } from '../../lifecycle/decision-table/tables.ts';
+import type { DecisionTables } from '../../lifecycle/decision-table/context-tables.ts';
 import { problem } from '../../host/admin-route-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';

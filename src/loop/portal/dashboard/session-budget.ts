@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { principalOf } from '../../../kernel/ports/principal.ts';
-import type { RateLimitStore } from '../../access/rate-limit/index.ts';
+import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { pageLimit } from '../page-rate-limit.ts';
 import type { SessionBudget } from '../settings.ts';
