@@ -1,4 +1,5 @@
 import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
+import { writeLoop } from './write-loop.ts';
 
 const hourMs = 3_600_000;
 
@@ -48,7 +49,6 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
   let inFlight = 0;
   let shed = 0;
   let failures = 0;
-  let writing: Promise<void> | undefined;
 
   const mapOf = (hour: number) => {
     let map = hours.get(hour);
@@ -93,19 +93,12 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
       if (i + maxBatch < taken.length) await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  const flush = async (): Promise<void> => {
-    while (writing) await writing;
-    if (keys === 0) return;
-    writing = writeAll().finally(() => {
-      writing = undefined;
-    });
-    await writing;
-  };
-  // A tick while a write is still running would only queue behind it; skip it instead.
-  const timer = setInterval(() => {
-    if (!writing) void flush();
-  }, options.flushIntervalMs ?? 5000);
-  timer.unref();
+  const { flush, close } = writeLoop({
+    intervalMs: options.flushIntervalMs ?? 5000,
+    closeTimeoutMs: options.closeTimeoutMs ?? 5000,
+    pending: () => keys,
+    writeAll,
+  });
 
   return {
     count({ version, endpoint, at }, clientId) {
@@ -132,14 +125,7 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
     },
     flush,
     async close() {
-      clearInterval(timer);
-      // The database may be down at the moment of shutdown: keep trying, within a bound.
-      const deadline = Date.now() + (options.closeTimeoutMs ?? 5000);
-      await flush();
-      while (keys > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await flush();
-      }
+      await close();
       if (keys > 0) options.log.error({ lost: keys }, 'operation counts not written before shutdown');
     },
     stats: () => ({ keys: keys + inFlight, shed, failures }),
