@@ -21,7 +21,6 @@ import { registerBreaksRoute } from './dashboard/breaks-route.ts';
 import { createDashboardKit } from './dashboard/dashboard-kit.ts';
 import { registerFeedRoute } from './dashboard/feed-route.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
-import { createPortalSessions } from './dashboard/portal-sessions.ts';
 import { sessionBudgetKey } from './dashboard/session-budget.ts';
 import { createSessionCodec } from './dashboard/session.ts';
 import { registerSignInRoutes } from './dashboard/sign-in-routes.ts';
@@ -84,10 +83,7 @@ export const portalFeature: ServiceFeature<LifecycleContext> = {
 async function registerDashboard(portal: FastifyInstance, options: DashboardOptions): Promise<void> {
   await portal.register(cookie);
   await portal.register(formbody, { bodyLimit: 4096 });
-  const kit = createDashboardKit(options, {
-    codec: options.sessions,
-    sessions: createPortalSessions(options, options.sessions),
-  });
+  const kit = createDashboardKit(options);
   registerSignInRoutes(portal, kit);
   registerUsageRoutes(portal, kit);
   registerBreaksRoute(portal, kit);

@@ -1,32 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { principalOf } from '../../../kernel/ports/principal.ts';
+import { verifyApiKey } from '../../access/auth/api-keys.ts';
 import { html, sendPage } from '../html.ts';
 import { Layout } from '../layout.ts';
 import type { DashboardOptions } from './options.ts';
-import type { PortalSessions } from './portal-sessions.ts';
-import { cookieName, type PortalSession, type SessionCodec } from './session.ts';
+import { cookieName, sessionSeconds, type PortalSession, type SessionCodec } from './session.ts';
 
-/** What every dashboard route shares: the options, the cookie codec, the sessions and the page frame. */
+type SignedInHandler = (request: FastifyRequest, reply: FastifyReply, session: PortalSession) => Promise<unknown>;
+
+/** What every dashboard route shares: the options, the cookie codec, who is signed in, and the page frame. */
 export interface DashboardKit {
   options: DashboardOptions;
   codec: SessionCodec;
-  sessions: PortalSessions;
+  /**
+   * The session of the cookie, if still good: signature and expiry, and the key not revoked since.
+   * Without one, the app's own authentication (`identify`) signs the caller in for this request.
+   */
+  sessionOf(request: FastifyRequest): Promise<PortalSession | undefined>;
+  /** The session a key signs in as (the admin key, or a stored API key), or `undefined` for a bad key. */
+  signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined>;
+  /** A page's handler for the signed-in only: anyone else is sent to the sign-in page. */
+  signedIn(handler: SignedInHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** The session of a form post, checked for origin and, when signed in, for CSRF. */
+  formSession(request: FastifyRequest): Promise<PortalSession | undefined>;
+  /** Refuse (404) a client the session may not see: a consumer sees its own only, the owner any stored one. */
+  assertClient(session: PortalSession, clientId: string): Promise<void>;
   /** Send a page in the portal's layout, never cached; signed in, with the sign-out form. */
   page(reply: FastifyReply, content: { title: string; body: unknown; session?: PortalSession }): FastifyReply;
   /** Send the caller to the sign-in page, dropping whatever cookie it had. */
   toSignIn(reply: FastifyReply): FastifyReply;
-  /** Refuse (403) a form post whose `_csrf` is not the session's. */
-  assertCsrf(session: PortalSession, request: FastifyRequest): void;
 }
 
-export function createDashboardKit(
-  options: DashboardOptions,
-  { codec, sessions }: { codec: SessionCodec; sessions: PortalSessions },
-): DashboardKit {
-  return {
+export function createDashboardKit(options: DashboardOptions): DashboardKit {
+  const codec = options.sessions;
+  const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
+  const roleOf = (roles: ReadonlySet<string>) => (roles.has('admin') ? 'admin' : 'consumer');
+  const toSignIn = (reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .clearCookie(cookieName, { path: '/portal' })
+      .redirect('/portal/sign-in', 303);
+  const kit: DashboardKit = {
     options,
     codec,
-    sessions,
+    async sessionOf(request) {
+      const session = await codec.read(request.cookies[cookieName]);
+      if (!session) return appSessionOf(options, request, roleOf);
+      if (session.keyId === 'admin') return admin ? session : undefined;
+      const record = await options.storage.apiKeys.find(session.keyId);
+      return record && record.revokedAt === null ? session : undefined;
+    },
+    async signIn(key) {
+      if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin))
+        return { keyId: 'admin', role: 'admin', clientId: 'admin' };
+      const principal = await verifyApiKey({ store: options.storage.apiKeys, key });
+      if (!principal) return undefined;
+      return { keyId: principal.id, role: roleOf(principal.roles), clientId: principal.clientId ?? principal.id };
+    },
+    signedIn: (handler) => async (request, reply) => {
+      const session = await kit.sessionOf(request);
+      return session ? handler(request, reply, session) : toSignIn(reply);
+    },
+    async formSession(request) {
+      assertSameOrigin(request, options.publicUrl);
+      const session = await kit.sessionOf(request);
+      if (session && !codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
+        throw new VersionaryError({
+          code: ErrorCode.Forbidden,
+          detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
+        });
+      return session;
+    },
+    async assertClient(session, clientId) {
+      // Any other client is "not found" to a consumer, so ids cannot be probed.
+      const allowed =
+        session.role === 'admin'
+          ? (await options.storage.clients.find(clientId)) !== undefined
+          : clientId === session.clientId;
+      if (!allowed) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
+    },
     page: (reply, { title, body, session }) =>
       sendPage(
         reply.header('cache-control', 'no-store'),
@@ -44,18 +98,25 @@ export function createDashboardKit(
       ${body}
     </${Layout}>`,
       ),
-    toSignIn: (reply) =>
-      reply
-        .header('cache-control', 'no-store')
-        .clearCookie(cookieName, { path: '/portal' })
-        .redirect('/portal/sign-in', 303),
-    assertCsrf: (session, request) => {
-      if (!codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
-        throw new VersionaryError({
-          code: ErrorCode.Forbidden,
-          detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
-        });
-    },
+    toSignIn,
+  };
+  return kit;
+}
+
+/** A session for the app's own identity: bound to the credential id, so its CSRF tokens hold across requests. */
+function appSessionOf(
+  options: DashboardOptions,
+  request: FastifyRequest,
+  roleOf: (roles: ReadonlySet<string>) => PortalSession['role'],
+): PortalSession | undefined {
+  const principal = principalOf(request);
+  if (principal?.kind !== 'app' || principal.clientId === undefined) return undefined;
+  return {
+    keyId: principal.id,
+    role: roleOf(principal.roles),
+    clientId: principal.clientId,
+    sessionId: `app:${principal.id}`,
+    expiresAt: options.clock.now() + sessionSeconds * 1000,
   };
 }
 

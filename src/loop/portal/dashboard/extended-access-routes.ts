@@ -7,7 +7,7 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import { declineRequest, grantRequest } from '../../lifecycle/extended-access/request-routes.ts';
 import { prefersHtml } from '../prefers-html.ts';
 import { gatherConsumerData, type ConsumerWarning } from './consumer-data.ts';
-import { assertSameOrigin, type DashboardKit } from './dashboard-kit.ts';
+import type { DashboardKit } from './dashboard-kit.ts';
 import type { PortalSession } from './session.ts';
 import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { subjectCap } from '../../lifecycle/extended-access/check-grant.ts';
@@ -37,8 +37,10 @@ export function registerPortalExtendedAccessRoutes(
     role: PortalSession['role'],
     act: (session: PortalSession, body: Record<string, unknown>) => Promise<unknown>,
   ) => {
-    const session = await signedIn(kit, request, role);
+    const session = await kit.formSession(request);
     if (!session) return kit.toSignIn(reply);
+    // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
+    if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
     try {
       await act(session, (request.body ?? {}) as Record<string, unknown>);
     } catch (error) {
@@ -101,21 +103,6 @@ export function registerPortalExtendedAccessRoutes(
       }),
     );
   }
-}
-
-/** The session of a form post in this role, checked for origin and CSRF; undefined when not signed in. */
-async function signedIn(
-  kit: DashboardKit,
-  request: FastifyRequest,
-  role: PortalSession['role'],
-): Promise<PortalSession | undefined> {
-  assertSameOrigin(request, kit.options.publicUrl);
-  const session = await kit.sessions.sessionOf(request);
-  if (!session) return undefined;
-  kit.assertCsrf(session, request);
-  // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
-  if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
-  return session;
 }
 
 const actorOf = (session: PortalSession) => (session.keyId === 'admin' ? 'admin' : `portal (${session.keyId})`);

@@ -7,13 +7,13 @@ import type { VNode } from 'preact';
 
 /** `/portal/sign-in` (the form and its post) and `/portal/sign-out`, both forms checked for origin. */
 export function registerSignInRoutes(portal: FastifyInstance, kit: DashboardKit): void {
-  const { options, codec, sessions, page } = kit;
+  const { options, codec, page } = kit;
   portal.get('/sign-in', async (_request, reply) => page(reply, { title: 'Sign in', body: html`<${SignInPage} />` }));
   portal.post('/sign-in', async (request, reply) => {
     assertSameOrigin(request, options.publicUrl);
     const key = (request.body as { key?: unknown } | undefined)?.key;
     const session =
-      typeof key === 'string' && key.length > 0 && key.length <= 512 ? await sessions.signIn(key.trim()) : undefined;
+      typeof key === 'string' && key.length > 0 && key.length <= 512 ? await kit.signIn(key.trim()) : undefined;
     if (!session)
       return page(reply.code(401), {
         title: 'Sign in',
@@ -32,9 +32,7 @@ export function registerSignInRoutes(portal: FastifyInstance, kit: DashboardKit)
       .redirect('/portal', 303);
   });
   portal.post('/sign-out', async (request, reply) => {
-    assertSameOrigin(request, options.publicUrl);
-    const session = await sessions.sessionOf(request);
-    if (session) kit.assertCsrf(session, request);
+    await kit.formSession(request);
     return kit.toSignIn(reply);
   });
 }
