@@ -16,6 +16,10 @@ import type { DocsPagesOptions } from './docs-pages.ts';
 
 const feedId = 'tag:versionary.dev,2025:changelog';
 
+type ChangelogElement = NonNullable<Parameters<typeof buildChangelog>[0]['elements']>[number];
+type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
+type Dated = { closedToNewClientsAt?: number | undefined; extendedAccessUntil?: number | undefined };
+
 const kindLabel: Record<string, string> = {
   released: 'Release',
   deprecated: 'Deprecation',
@@ -27,59 +31,46 @@ const kindLabel: Record<string, string> = {
   removed: 'Removal',
 };
 
-/** Every version, endpoint and element with a closing date, each with its cap and guide. */
-function closingsOf(versions: ReturnType<typeof describeVersions>, options: DocsPagesOptions) {
-  type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
-  type Dated = { closedToNewClientsAt?: number | undefined; extendedAccessUntil?: number | undefined };
-  const closing = (d: Dated, c: Omit<ChangelogClosing, 'closedToNewClientsAt'>): ChangelogClosing[] =>
-    d.closedToNewClientsAt === undefined
-      ? []
-      : [{ ...c, closedToNewClientsAt: d.closedToNewClientsAt, extendedAccessUntil: d.extendedAccessUntil }];
-  return toClosingEntries([
-    ...versions.flatMap((v) => closing(v, { version: v.name, replacement: v.replacement, guideUrl: v.guideUrl })),
-    ...options.runtime.endpointDeprecations().flatMap((e) =>
-      closing(e, {
-        version: e.version,
-        endpoint: `${e.method} ${e.path}`,
-        guideUrl: safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl,
-      }),
-    ),
-    ...versions.flatMap((v) =>
-      v.elements.flatMap((e) =>
-        closing(e, {
-          version: e.version,
-          element: e.element,
-          replacement: replacementName(e),
-          guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl,
-        }),
-      ),
-    ),
-  ]);
-}
-
 /** The changelog as HTML, Atom and JSON Feed, built per request so a new deprecation shows at once. */
 export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
   const title = `${options.title} changelog`;
   const changelog = (): Changelog => {
     const versions = describeVersions(options);
+    const deprecations = options.runtime.endpointDeprecations();
+    // An endpoint's or element's own migration notes when safe, else its version's guide.
     const endpoints = versions.flatMap((v) =>
-      options.runtime
-        .endpointDeprecations()
-        .filter((e) => e.version === v.name)
-        .map((e) => toChangelogEndpoint(e, v.guideUrl)),
+      deprecations.filter((e) => e.version === v.name).map((e) => toChangelogEndpoint(e, v.guideUrl)),
     );
     const elements = versions.flatMap((v) =>
-      v.elements.map((e) => {
+      v.elements.map((e): ChangelogElement => {
         const guideUrl = safeHref(e.migrationUrl) ?? v.guideUrl;
         return guideUrl ? { ...e, guideUrl } : e;
       }),
     );
+    // Every version, endpoint and element with a closing date, each with its cap and guide.
+    const closing = (d: Dated, c: Omit<ChangelogClosing, 'closedToNewClientsAt'>): ChangelogClosing[] =>
+      d.closedToNewClientsAt === undefined
+        ? []
+        : [{ ...c, closedToNewClientsAt: d.closedToNewClientsAt, extendedAccessUntil: d.extendedAccessUntil }];
+    const closings = toClosingEntries([
+      ...versions.flatMap((v) => closing(v, { version: v.name, replacement: v.replacement, guideUrl: v.guideUrl })),
+      ...deprecations.flatMap((e) =>
+        closing(e, {
+          version: e.version,
+          endpoint: `${e.method} ${e.path}`,
+          guideUrl: safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl,
+        }),
+      ),
+      ...elements.flatMap((e) =>
+        closing(e, { version: e.version, element: e.element, replacement: replacementName(e), guideUrl: e.guideUrl }),
+      ),
+    ]);
     const now = options.clock.now();
     return buildChangelog({
       versions: toChangelogVersions(versions, options.bundle),
       endpoints,
       elements,
-      extra: [...toBrownoutEntries(options.brownouts?.() ?? [], now), ...closingsOf(versions, options)],
+      extra: [...toBrownoutEntries(options.brownouts?.() ?? [], now), ...closings],
       now,
     });
   };
