@@ -1,5 +1,4 @@
-import { DAY_MS } from '../../../core/lifecycle/index.ts';
-import { buildChangelog, startOfDay, type Changelog } from '../../../core/portal/index.ts';
+import { buildChangelog, lastDays, type Changelog } from '../../../core/portal/index.ts';
 import { toChangelogEndpoint } from '../changelog-routes.ts';
 import { describeVersions, toChangelogVersions } from '../../lifecycle/version-info.ts';
 import { lookbackDays } from './consumer-data.ts';
@@ -38,7 +37,7 @@ export function registerFeedRoute(portal: FastifyInstance, { options, codec }: D
 async function personalChangelog(options: DashboardOptions, clientId: string): Promise<Changelog> {
   const now = options.clock.now();
   await options.flushUsage();
-  const rows = await options.storage.usage.byClient({ since: startOfDay(now) - (lookbackDays - 1) * DAY_MS, clientId });
+  const rows = await options.storage.usage.byClient({ since: lastDays(now, lookbackDays).from, clientId });
   const calledVersions = new Set(rows.map((r) => r.version));
   const calledEndpoints = new Set(rows.map((r) => `${r.version} ${r.endpoint}`));
   const versions = describeVersions(options);
