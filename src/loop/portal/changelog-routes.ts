@@ -12,7 +12,7 @@ import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { dayTime, html, safeHref, sendPage, Table } from './html.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
-import type { DocsPagesOptions } from './docs-pages.ts';
+import type { DashboardOptions } from './dashboard/options.ts';
 
 const feedId = 'tag:versionary.dev,2025:changelog';
 
@@ -32,7 +32,7 @@ const kindLabel: Record<string, string> = {
 };
 
 /** The changelog as HTML, Atom and JSON Feed, built per request so a new deprecation shows at once. */
-export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
+export function registerChangelogRoutes(app: FastifyInstance, options: DashboardOptions): void {
   const title = `${options.title} changelog`;
   const changelog = (): Changelog => {
     const versions = describeVersions(options);
@@ -70,7 +70,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
       versions: toChangelogVersions(versions, options.bundle),
       endpoints,
       elements,
-      extra: [...toBrownoutEntries(options.brownouts?.() ?? [], now), ...closings],
+      extra: [...toBrownoutEntries(options.brownouts(), now), ...closings],
       now,
     });
   };

@@ -12,7 +12,7 @@ import { noticesSection } from '../notices/settings.ts';
 
 import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
-import { registerApiCatalogRoute, registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
+import { registerApiCatalogRoute, registerDocsPages } from './docs-pages.ts';
 import { notFoundPage } from './home-page.ts';
 import { notFoundPageKey } from './not-found-page.ts';
 import { pageRateLimitKey } from './page-rate-limit.ts';
@@ -50,7 +50,7 @@ export const portalFeature: ServiceFeature<LifecycleContext> = {
       ],
       [notFoundPageKey, { scope: createApiScope(api.prefix), page: notFoundPage(api.title) }],
     ]);
-    const portal: DashboardOptions & Pick<DocsPagesOptions, 'brownouts'> = {
+    const portal: DashboardOptions = {
       bundle,
       runtime,
       clock,
