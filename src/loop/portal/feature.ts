@@ -11,7 +11,7 @@ import { rateLimitSection } from '../access/rate-limit/settings.ts';
 import { noticesSection } from '../notices/settings.ts';
 
 import { registerPortalAssets } from './assets.ts';
-import { registerChangelogRoutes } from './changelog-routes.ts';
+import { registerChangelogRoutes, registerFeedRoute } from './changelog-routes.ts';
 import { registerApiCatalogRoute, registerDocsPages } from './docs-pages.ts';
 import { notFoundPage } from './home-page.ts';
 import { notFoundPageKey } from './not-found-page.ts';
@@ -19,7 +19,6 @@ import { pageRateLimitKey } from './page-rate-limit.ts';
 import { portalSection } from './settings.ts';
 import { registerBreaksRoute } from './dashboard/breaks-route.ts';
 import { createDashboardKit } from './dashboard/dashboard-kit.ts';
-import { registerFeedRoute } from './dashboard/feed-route.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
 import { sessionBudgetKey } from './dashboard/session-budget.ts';
 import { createSessionCodec } from './dashboard/session.ts';
