@@ -38,6 +38,17 @@ export function stamp(at: number): string {
 /** {@link stamp} in a `<time>` element carrying the full instant. */
 export const timeStamp = (at: number): VNode => html`<time datetime=${new Date(at).toISOString()}>${stamp(at)}</time>`;
 
+/** Calls per endpoint as table rows: the endpoint, its calls, the latest call. */
+export const callRows = (calls: ReadonlyArray<{ endpoint: string; calls: number; lastSeen: number }>): VNode[] =>
+  calls.map(
+    (c) =>
+      html`<tr data-endpoint=${c.endpoint}>
+        <td><code>${c.endpoint}</code></td>
+        <td>${c.calls}</td>
+        <td>${timeStamp(c.lastSeen)}</td>
+      </tr>`,
+  );
+
 /** A table with a header row of column names, in its scrolling wrapper unless `bare`. */
 export function Table(props: {
   id?: string;

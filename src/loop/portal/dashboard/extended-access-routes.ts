@@ -26,12 +26,6 @@ export function registerPortalExtendedAccessRoutes(
   render: (reply: FastifyReply, o: { session: PortalSession; error: string }) => Promise<FastifyReply>,
 ): void {
   const { options } = kit;
-  const decide = {
-    storage: options.storage,
-    runtime: options.runtime,
-    clock: options.clock,
-    ...(options.decisionNotices ? { decisionNotices: options.decisionNotices } : {}),
-  };
   const form = async (
     { request, reply }: { request: FastifyRequest; reply: FastifyReply },
     role: PortalSession['role'],
@@ -90,12 +84,12 @@ export function registerPortalExtendedAccessRoutes(
       form({ request, reply }, 'admin', async (session, body) => {
         const until = typeof body.until === 'string' && body.until.length <= 40 ? body.until : '';
         const note = body.note === undefined || body.note === '' ? null : text(body.note, 'note');
-        await grantRequest(decide, { id: idOf(request), until, note, actor: actorOf(session) });
+        await grantRequest(options, { id: idOf(request), until, note, actor: actorOf(session) });
       }),
     );
     portal.post(`${path}/:id/decline`, (request, reply) =>
       form({ request, reply }, 'admin', async (session, body) => {
-        await declineRequest(decide, {
+        await declineRequest(options, {
           id: idOf(request),
           reason: text(body.reason, 'reason'),
           actor: actorOf(session),
