@@ -6,66 +6,56 @@ import { verifyApiKey } from '../../access/auth/api-keys.ts';
 import { html, sendPage } from '../html.ts';
 import { Layout } from '../layout.ts';
 import type { DashboardOptions } from './options.ts';
-import { cookieName, sessionSeconds, type PortalSession, type SessionCodec } from './session.ts';
+import { cookieName, sessionSeconds, type PortalSession } from './session.ts';
 
 type SignedInHandler = (request: FastifyRequest, reply: FastifyReply, session: PortalSession) => Promise<unknown>;
 
 /** What every dashboard route shares: the options, the cookie codec, who is signed in, and the page frame. */
-export interface DashboardKit {
-  options: DashboardOptions;
-  codec: SessionCodec;
-  /**
-   * The session of the cookie, if still good: signature and expiry, and the key not revoked since.
-   * Without one, the app's own authentication (`identify`) signs the caller in for this request.
-   */
-  sessionOf(request: FastifyRequest): Promise<PortalSession | undefined>;
-  /** The session a key signs in as (the admin key, or a stored API key), or `undefined` for a bad key. */
-  signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined>;
-  /** A page's handler for the signed-in only: anyone else is sent to the sign-in page. */
-  signedIn(handler: SignedInHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-  /** The session of a form post, checked for origin and, when signed in, for CSRF. */
-  formSession(request: FastifyRequest): Promise<PortalSession | undefined>;
-  /** Refuse (404) a client the session may not see: a consumer sees its own only, the owner any stored one. */
-  assertClient(session: PortalSession, clientId: string): Promise<void>;
-  /** Send a page in the portal's layout, never cached; signed in, with the sign-out form. */
-  page(reply: FastifyReply, content: { title: string; body: unknown; session?: PortalSession }): FastifyReply;
-  /** Send the caller to the sign-in page, dropping whatever cookie it had. */
-  toSignIn(reply: FastifyReply): FastifyReply;
-}
+export type DashboardKit = ReturnType<typeof createDashboardKit>;
 
-export function createDashboardKit(options: DashboardOptions): DashboardKit {
+export function createDashboardKit(options: DashboardOptions) {
   const codec = options.sessions;
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
   const roleOf = (roles: ReadonlySet<string>) => (roles.has('admin') ? 'admin' : 'consumer');
+  /** Send the caller to the sign-in page, dropping whatever cookie it had. */
   const toSignIn = (reply: FastifyReply) =>
     reply
       .header('cache-control', 'no-store')
       .clearCookie(cookieName, { path: '/portal' })
       .redirect('/portal/sign-in', 303);
-  const kit: DashboardKit = {
+  /**
+   * The session of the cookie, if still good: signature and expiry, and the key not revoked since.
+   * Without one, the app's own authentication (`identify`) signs the caller in for this request.
+   */
+  const sessionOf = async (request: FastifyRequest): Promise<PortalSession | undefined> => {
+    const session = await codec.read(request.cookies[cookieName]);
+    if (!session) return appSessionOf(options, request, roleOf);
+    if (session.keyId === 'admin') return admin ? session : undefined;
+    const record = await options.storage.apiKeys.find(session.keyId);
+    return record && record.revokedAt === null ? session : undefined;
+  };
+  return {
     options,
     codec,
-    async sessionOf(request) {
-      const session = await codec.read(request.cookies[cookieName]);
-      if (!session) return appSessionOf(options, request, roleOf);
-      if (session.keyId === 'admin') return admin ? session : undefined;
-      const record = await options.storage.apiKeys.find(session.keyId);
-      return record && record.revokedAt === null ? session : undefined;
-    },
-    async signIn(key) {
+    sessionOf,
+    toSignIn,
+    /** The session a key signs in as (the admin key, or a stored API key), or `undefined` for a bad key. */
+    async signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined> {
       if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin))
         return { keyId: 'admin', role: 'admin', clientId: 'admin' };
       const principal = await verifyApiKey({ store: options.storage.apiKeys, key });
       if (!principal) return undefined;
       return { keyId: principal.id, role: roleOf(principal.roles), clientId: principal.clientId ?? principal.id };
     },
-    signedIn: (handler) => async (request, reply) => {
-      const session = await kit.sessionOf(request);
+    /** A page's handler for the signed-in only: anyone else is sent to the sign-in page. */
+    signedIn: (handler: SignedInHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const session = await sessionOf(request);
       return session ? handler(request, reply, session) : toSignIn(reply);
     },
-    async formSession(request) {
+    /** The session of a form post, checked for origin and, when signed in, for CSRF. */
+    async formSession(request: FastifyRequest): Promise<PortalSession | undefined> {
       assertSameOrigin(request, options.publicUrl);
-      const session = await kit.sessionOf(request);
+      const session = await sessionOf(request);
       if (session && !codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
         throw new VersionaryError({
           code: ErrorCode.Forbidden,
@@ -73,7 +63,8 @@ export function createDashboardKit(options: DashboardOptions): DashboardKit {
         });
       return session;
     },
-    async assertClient(session, clientId) {
+    /** Refuse (404) a client the session may not see: a consumer sees its own only, the owner any stored one. */
+    async assertClient(session: PortalSession, clientId: string): Promise<void> {
       // Any other client is "not found" to a consumer, so ids cannot be probed.
       const allowed =
         session.role === 'admin'
@@ -81,7 +72,8 @@ export function createDashboardKit(options: DashboardOptions): DashboardKit {
           : clientId === session.clientId;
       if (!allowed) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
     },
-    page: (reply, { title, body, session }) =>
+    /** Send a page in the portal's layout, never cached; signed in, with the sign-out form. */
+    page: (reply: FastifyReply, { title, body, session }: { title: string; body: unknown; session?: PortalSession }) =>
       sendPage(
         reply.header('cache-control', 'no-store'),
         html`<${Layout} title=${title} site=${options.title}>
@@ -98,9 +90,7 @@ export function createDashboardKit(options: DashboardOptions): DashboardKit {
       ${body}
     </${Layout}>`,
       ),
-    toSignIn,
   };
-  return kit;
 }
 
 /** A session for the app's own identity: bound to the credential id, so its CSRF tokens hold across requests. */
