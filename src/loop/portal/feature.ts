@@ -18,11 +18,10 @@ import { notFoundPageKey } from './not-found-page.ts';
 import { pageRateLimitKey } from './page-rate-limit.ts';
 import { portalSection } from './settings.ts';
 import { registerBreaksRoute } from './dashboard/breaks-route.ts';
-import { createDashboardKit } from './dashboard/dashboard-kit.ts';
+import { createDashboardKit, registerSignInRoutes } from './dashboard/dashboard-kit.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
 import { sessionBudgetKey } from './dashboard/session-budget.ts';
 import { createSessionCodec } from './dashboard/session.ts';
-import { registerSignInRoutes } from './dashboard/sign-in-routes.ts';
 import { registerUsageRoutes } from './dashboard/usage-routes.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
