@@ -17,19 +17,7 @@ export interface OperationCounterOptions {
 }
 
 /** Counts calls per (UTC hour, version, endpoint, client) in memory and writes the counts in batches. */
-export interface OperationCounter {
-  /**
-   * One call: increments its count, nothing more (no row, no write). The client apart, so that the
-   * plugin's call event is passed as it is, without a copy.
-   */
-  count(call: { version: string; endpoint: string; at: number }, clientId: string): void;
-  /** Write every count now; a failed write keeps the counts for the next try. */
-  flush(): Promise<void>;
-  /** Stop the timer and flush, for graceful shutdown. */
-  close(): Promise<void>;
-  /** Keys counted and not yet written, calls shed at the cap, failed writes. */
-  stats(): { keys: number; shed: number; failures: number };
-}
+export type OperationCounter = ReturnType<typeof createOperationCounter>;
 
 /**
  * Count every call of every version cheaply: a request only bumps an entry of a Map (one per
@@ -37,7 +25,7 @@ export interface OperationCounter {
  * the entry itself is the row `addOperationCounts` takes. A timer hands the maps to the store;
  * a failed write puts its counts back, to be added to what came meanwhile.
  */
-export function createOperationCounter(options: OperationCounterOptions): OperationCounter {
+export function createOperationCounter(options: OperationCounterOptions) {
   const maxKeys = options.maxKeys ?? 100_000;
   const maxBatch = Math.max(1, options.maxBatch ?? 1000);
   let hours = new Map<number, Map<string, OperationCount>>();
@@ -101,7 +89,11 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
   });
 
   return {
-    count({ version, endpoint, at }, clientId) {
+    /**
+     * One call: increments its count, nothing more (no row, no write). The client apart, so that the
+     * plugin's call event is passed as it is, without a copy.
+     */
+    count({ version, endpoint, at }: { version: string; endpoint: string; at: number }, clientId: string): void {
       const hour = at - (at % hourMs);
       if (hour !== currentHour || !current) {
         current = mapOf(hour);
@@ -123,11 +115,14 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
       current.set(key, { hour, version, endpoint, clientId, calls: 1, lastSeen: at });
       keys++;
     },
+    /** Write every count now; a failed write keeps the counts for the next try. */
     flush,
-    async close() {
+    /** Stop the timer and flush, for graceful shutdown. */
+    async close(): Promise<void> {
       await close();
       if (keys > 0) options.log.error({ lost: keys }, 'operation counts not written before shutdown');
     },
+    /** Keys counted and not yet written, calls shed at the cap, failed writes. */
     stats: () => ({ keys: keys + inFlight, shed, failures }),
   };
 }
