@@ -8,13 +8,11 @@ import { pageHeaders } from './page-headers.ts';
 /** Every interpolated value is escaped by `preact-render-to-string`: no page escapes by hand. */
 export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
 
+export const renderPage = (page: VNode): string => `<!doctype html>${render(page)}`;
+
 /** Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site). */
 export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
-  return reply
-    .headers(pageHeaders)
-    .type('text/html; charset=utf-8')
-    .serializer(String)
-    .send(`<!doctype html>${render(page)}`);
+  return reply.headers(pageHeaders).type('text/html; charset=utf-8').serializer(String).send(renderPage(page));
 }
 
 /** Format an instant as a calendar date (`2026-07-14`), the form pages show. */

@@ -25,7 +25,8 @@ export function registerBreaksRoute(portal: FastifyInstance, kit: DashboardKit):
         html`<${BreaksView} versions=${versions} ...${mine} ...${props} />`;
       if (clientId === undefined) return page(reply, { title, body: view({ client: '' }), session });
       try {
-        const data = await gatherBreaks(options, { clientId, ...pair(text) });
+        const [from, to] = [text('from'), text('to')];
+        const data = await gatherBreaks(options, { clientId, ...(from ? { from } : {}), ...(to ? { to } : {}) });
         // Says whether the pair's diff was reused or computed for this page, and what that cost.
         reply.header('server-timing', serverTiming(data.diff));
         return page(reply, { title, body: view({ data }), session });
@@ -60,10 +61,4 @@ function queryText(query: Record<string, unknown>): (name: string) => string | u
 /** The `Server-Timing` entry of the page's diff (W3C Server Timing): `diff;desc="reused";dur=0.0`. */
 function serverTiming(diff: { reused: boolean; ms: number }): string {
   return `diff;desc="${diff.reused ? 'reused' : 'computed'}";dur=${diff.ms.toFixed(1)}`;
-}
-
-function pair(text: (name: string) => string | undefined): { from?: string; to?: string } {
-  const from = text('from');
-  const to = text('to');
-  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
