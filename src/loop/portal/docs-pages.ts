@@ -37,9 +37,7 @@ export function registerDocsPages(app: FastifyInstance, options: DashboardOption
       html`<${Layout} title=${`API reference ${version.name}`} site=${options.title} styles=${[`${assetPath}/swagger-ui.css`]}
         scripts=${version.served ? [`${assetPath}/swagger-ui-bundle.js`, `${assetPath}/docs.js`] : []}>
       <h1>API reference: ${version.name}</h1>
-      ${DeprecationBanner({ version, now: options.clock.now() })}
-      ${DeprecatedEndpoints({ version, now: options.clock.now() })}
-      ${DeprecatedElements({ version, now: options.clock.now() })}
+      ${[DeprecationBanner, DeprecatedEndpoints, DeprecatedElements].map((part) => part({ version, now: options.clock.now() }))}
       <ul class="links" aria-label="About this version">
         <li><a href=${version.openapiUrl}>OpenAPI document (JSON)</a></li>
         ${version.guideUrl && html`<li><a href=${version.guideUrl}>Migration guide</a></li>`}
