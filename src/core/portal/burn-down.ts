@@ -6,7 +6,10 @@ export interface DailyCount {
   count: number;
 }
 
-/** The UTC midnight at or before an instant. */
+/**
+ * The UTC midnight at or before an instant.
+ * @internal exported for the tests
+ */
 export function startOfDay(at: number): number {
   return Math.floor(at / DAY_MS) * DAY_MS;
 }
