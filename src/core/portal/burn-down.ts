@@ -6,9 +6,18 @@ export interface DailyCount {
   count: number;
 }
 
-/** The UTC midnight at or before an instant. */
+/**
+ * The UTC midnight at or before an instant.
+ * @internal exported for the tests
+ */
 export function startOfDay(at: number): number {
   return Math.floor(at / DAY_MS) * DAY_MS;
+}
+
+/** The last `days` UTC days up to the one of `now`: their first and last midnights. */
+export function lastDays(now: number, days: number): { from: number; to: number } {
+  const to = startOfDay(now);
+  return { from: to - (days - 1) * DAY_MS, to };
 }
 
 /**
@@ -75,15 +84,8 @@ export interface ProjectBurnDownOptions {
  * what it knows: one that does not fall projects nothing (`stalled`), however near the sunset.
  */
 export function projectBurnDown(options: ProjectBurnDownOptions): BurnDown {
-  const windowDays = options.windowDays ?? 28;
-  const to = startOfDay(options.now);
-  const series = fillDays({ counts: options.daily, from: to - (windowDays - 1) * DAY_MS, to });
-  // Fitted from the first day with callers: days before the first call say nothing about the trend.
-  const firstActive = Math.max(
-    0,
-    series.findIndex((d) => d.count > 0),
-  );
-  const fitted = series.slice(firstActive);
+  const series = fillDays({ counts: options.daily, ...lastDays(options.now, options.windowDays ?? 28) });
+  const fitted = fromFirstCall(series);
   const { slopePerDay, intercept } = fitLine(fitted);
   const base = { series, slopePerDay, sunsetAt: options.sunsetAt };
   if (series.at(-1)!.count === 0) return { ...base, verdict: 'done' };
@@ -114,18 +116,21 @@ export function rankClients(options: {
   now: number;
   windowDays?: number;
 }): ClientTrend[] {
-  const windowDays = options.windowDays ?? 28;
-  const to = startOfDay(options.now);
-  const from = to - (windowDays - 1) * DAY_MS;
+  const window = lastDays(options.now, options.windowDays ?? 28);
   const trends: ClientTrend[] = [];
   for (const [clientId, counts] of options.perClient) {
-    const series = fillDays({ counts, from, to });
+    const series = fillDays({ counts, ...window });
     const calls = series.reduce((sum, d) => sum + d.count, 0);
     if (calls === 0) continue;
-    // Fitted from the client's first call in the window: a client that began calling last week is judged on last week.
-    const { slopePerDay } = fitLine(series.slice(series.findIndex((d) => d.count > 0)));
+    const { slopePerDay } = fitLine(fromFirstCall(series));
     const lastSeenDay = [...series].reverse().find((d) => d.count > 0)!.day;
     trends.push({ clientId, calls, lastSeenDay, slopePerDay, atRisk: slopePerDay >= 0 });
   }
   return trends.sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
+}
+
+// Fitted from the first day with calls: days before it say nothing about the trend (a client that began calling last week is judged on last week).
+function fromFirstCall(series: DailyCount[]): DailyCount[] {
+  const first = series.findIndex((d) => d.count > 0);
+  return first === -1 ? series : series.slice(first);
 }

@@ -4,6 +4,8 @@ export { toClosingEntries } from './changelog-entry.ts';
 
 export { apiCatalogProfile, apiCatalogType, toApiCatalog } from './api-catalog.ts';
 
-export { fillDays, projectBurnDown, rankClients, startOfDay } from './burn-down.ts';
+export { fillDays, lastDays, projectBurnDown, rankClients } from './burn-down.ts';
+/** @internal exported for the tests */
+export { startOfDay } from './burn-down.ts';
 export type { BurnDown, ClientTrend, DailyCount } from './burn-down.ts';
 export { breaksPath } from './breaks-path.ts';

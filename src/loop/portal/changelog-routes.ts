@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
   buildChangelog,
+  lastDays,
   toBrownoutEntries,
   toClosingEntries,
   type Changelog,
@@ -12,9 +14,15 @@ import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { dayTime, html, safeHref, sendPage, Table } from './html.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
-import type { DocsPagesOptions } from './docs-pages.ts';
+import { lookbackDays } from './dashboard/consumer-data.ts';
+import type { DashboardKit } from './dashboard/dashboard-kit.ts';
+import type { DashboardOptions } from './dashboard/options.ts';
 
 const feedId = 'tag:versionary.dev,2025:changelog';
+
+type ChangelogElement = NonNullable<Parameters<typeof buildChangelog>[0]['elements']>[number];
+type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
+type Dated = { closedToNewClientsAt?: number | undefined; extendedAccessUntil?: number | undefined };
 
 const kindLabel: Record<string, string> = {
   released: 'Release',
@@ -27,59 +35,46 @@ const kindLabel: Record<string, string> = {
   removed: 'Removal',
 };
 
-/** Every version, endpoint and element with a closing date, each with its cap and guide. */
-function closingsOf(versions: ReturnType<typeof describeVersions>, options: DocsPagesOptions) {
-  type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
-  type Dated = { closedToNewClientsAt?: number | undefined; extendedAccessUntil?: number | undefined };
-  const closing = (d: Dated, c: Omit<ChangelogClosing, 'closedToNewClientsAt'>): ChangelogClosing[] =>
-    d.closedToNewClientsAt === undefined
-      ? []
-      : [{ ...c, closedToNewClientsAt: d.closedToNewClientsAt, extendedAccessUntil: d.extendedAccessUntil }];
-  return toClosingEntries([
-    ...versions.flatMap((v) => closing(v, { version: v.name, replacement: v.replacement, guideUrl: v.guideUrl })),
-    ...options.runtime.endpointDeprecations().flatMap((e) =>
-      closing(e, {
-        version: e.version,
-        endpoint: `${e.method} ${e.path}`,
-        guideUrl: safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl,
-      }),
-    ),
-    ...versions.flatMap((v) =>
-      v.elements.flatMap((e) =>
-        closing(e, {
-          version: e.version,
-          element: e.element,
-          replacement: replacementName(e),
-          guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl,
-        }),
-      ),
-    ),
-  ]);
-}
-
 /** The changelog as HTML, Atom and JSON Feed, built per request so a new deprecation shows at once. */
-export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
+export function registerChangelogRoutes(app: FastifyInstance, options: DashboardOptions): void {
   const title = `${options.title} changelog`;
   const changelog = (): Changelog => {
     const versions = describeVersions(options);
+    const deprecations = options.runtime.endpointDeprecations();
+    // An endpoint's or element's own migration notes when safe, else its version's guide.
     const endpoints = versions.flatMap((v) =>
-      options.runtime
-        .endpointDeprecations()
-        .filter((e) => e.version === v.name)
-        .map((e) => toChangelogEndpoint(e, v.guideUrl)),
+      deprecations.filter((e) => e.version === v.name).map((e) => toChangelogEndpoint(e, v.guideUrl)),
     );
     const elements = versions.flatMap((v) =>
-      v.elements.map((e) => {
+      v.elements.map((e): ChangelogElement => {
         const guideUrl = safeHref(e.migrationUrl) ?? v.guideUrl;
         return guideUrl ? { ...e, guideUrl } : e;
       }),
     );
+    // Every version, endpoint and element with a closing date, each with its cap and guide.
+    const closing = (d: Dated, c: Omit<ChangelogClosing, 'closedToNewClientsAt'>): ChangelogClosing[] =>
+      d.closedToNewClientsAt === undefined
+        ? []
+        : [{ ...c, closedToNewClientsAt: d.closedToNewClientsAt, extendedAccessUntil: d.extendedAccessUntil }];
+    const closings = toClosingEntries([
+      ...versions.flatMap((v) => closing(v, { version: v.name, replacement: v.replacement, guideUrl: v.guideUrl })),
+      ...deprecations.flatMap((e) =>
+        closing(e, {
+          version: e.version,
+          endpoint: `${e.method} ${e.path}`,
+          guideUrl: safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl,
+        }),
+      ),
+      ...elements.flatMap((e) =>
+        closing(e, { version: e.version, element: e.element, replacement: replacementName(e), guideUrl: e.guideUrl }),
+      ),
+    ]);
     const now = options.clock.now();
     return buildChangelog({
       versions: toChangelogVersions(versions, options.bundle),
       endpoints,
       elements,
-      extra: [...toBrownoutEntries(options.brownouts?.() ?? [], now), ...closingsOf(versions, options)],
+      extra: [...toBrownoutEntries(options.brownouts(), now), ...closings],
       now,
     });
   };
@@ -159,7 +154,7 @@ function Entry(props: { entry: ChangelogEntry }) {
 }
 
 /** An endpoint deprecation as a changelog shows it; its own migration URL when safe, else `versionGuide`. */
-export function toChangelogEndpoint(e: EndpointDeprecation, versionGuide?: string) {
+function toChangelogEndpoint(e: EndpointDeprecation, versionGuide?: string) {
   const guideUrl = safeHref(e.migrationUrl) ?? versionGuide;
   return {
     version: e.version,
@@ -169,4 +164,62 @@ export function toChangelogEndpoint(e: EndpointDeprecation, versionGuide?: strin
     sunsetAt: e.sunsetAt,
     ...(guideUrl ? { guideUrl } : {}),
   };
+}
+
+/** The personal feed: read by feed readers, which carry no cookie, so the URL itself is the secret. */
+export function registerFeedRoute(portal: FastifyInstance, { options, codec }: DashboardKit): void {
+  portal.get('/feed/:token', async (request, reply) => {
+    const token = (request.params as { token: string }).token;
+    const keyId = codec.feedKeyOf(token);
+    const record = keyId ? await options.storage.apiKeys.find(keyId) : undefined;
+    if (!record || record.revokedAt !== null)
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: 'No such feed: the URL is wrong or its key was revoked.',
+      });
+    const clientId = record.clientId ?? record.id;
+    const changelog = await personalChangelog(options, clientId);
+    return sendAtomFeed(reply.headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }), {
+      changelog,
+      id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`,
+      title: `${options.title} changelog: what you call`,
+      selfUrl: `/portal/feed/${token}`,
+      pageUrl: '/docs/changelog',
+      fallbackUpdated: options.clock.now(),
+    });
+  });
+}
+
+/** A client's own changelog: the versions and endpoints it called, and its replacements' releases. */
+async function personalChangelog(options: DashboardOptions, clientId: string): Promise<Changelog> {
+  const now = options.clock.now();
+  await options.flushUsage();
+  const rows = await options.storage.usage.byClient({ since: lastDays(now, lookbackDays).from, clientId });
+  const calledVersions = new Set(rows.map((r) => r.version));
+  const calledEndpoints = new Set(rows.map((r) => `${r.version} ${r.endpoint}`));
+  const versions = describeVersions(options);
+  const wholeVersion = (name: string) =>
+    calledVersions.has(name) && versions.find((v) => v.name === name)?.status !== 'not_deprecated';
+  const replacements = new Set(
+    versions.filter((v) => wholeVersion(v.name) && v.replacement).map((v) => v.replacement!),
+  );
+  const endpoints = options.runtime
+    .endpointDeprecations()
+    .filter((e) => calledEndpoints.has(`${e.version} ${e.method} ${e.path}`))
+    .map((e) => toChangelogEndpoint(e));
+  const full = buildChangelog({
+    versions: toChangelogVersions(
+      versions.filter((v) => wholeVersion(v.name) || replacements.has(v.name)),
+      options.bundle,
+    ),
+    endpoints,
+    now,
+  });
+  // A replacement's own lifecycle is not this client's business: only its release.
+  const entries = full.entries.filter(
+    (e) =>
+      e.endpoint !== undefined || wholeVersion(e.version) || (replacements.has(e.version) && e.kind === 'released'),
+  );
+  const upcoming = full.upcoming.filter((u) => u.endpoint !== undefined || wholeVersion(u.version));
+  return { entries, upcoming };
 }

@@ -1,9 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import type { Brownout } from '../../core/notices/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
-import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { assetPath } from './assets.ts';
 import { DeprecatedElements, DeprecatedEndpoints, DeprecationBanner } from './deprecation-banner.ts';
 import { html, isoDay, sendPage } from './html.ts';
@@ -12,19 +8,10 @@ import { describeVersions, type VersionInfo } from '../lifecycle/version-info.ts
 import { apiCatalogProfile, apiCatalogType, toApiCatalog } from '../../core/portal/index.ts';
 import { isoInstant } from './feeds.ts';
 import { manifestUrlOf } from '../lifecycle/manifest-url.ts';
-
-export interface DocsPagesOptions {
-  bundle: VersionBundle;
-  runtime: LifecycleRuntime;
-  clock: Clock;
-  /** The API's title (`api.title`): the pages name it, never the reference service's. */
-  title: string;
-  /** The planned brownouts (config and management API), for the changelog. */
-  brownouts?: () => readonly Brownout[];
-}
+import type { DashboardOptions } from './dashboard/options.ts';
 
 /** `/docs` and `/docs/<version>`: Swagger UI under a server-rendered deprecation banner. */
-export function registerDocsPages(app: FastifyInstance, options: DocsPagesOptions): void {
+export function registerDocsPages(app: FastifyInstance, options: DashboardOptions): void {
   app.get('/docs', async (_request, reply) => {
     const versions = describeVersions(options);
     return sendPage(
@@ -50,9 +37,7 @@ export function registerDocsPages(app: FastifyInstance, options: DocsPagesOption
       html`<${Layout} title=${`API reference ${version.name}`} site=${options.title} styles=${[`${assetPath}/swagger-ui.css`]}
         scripts=${version.served ? [`${assetPath}/swagger-ui-bundle.js`, `${assetPath}/docs.js`] : []}>
       <h1>API reference: ${version.name}</h1>
-      ${DeprecationBanner({ version, now: options.clock.now() })}
-      ${DeprecatedEndpoints({ version, now: options.clock.now() })}
-      ${DeprecatedElements({ version, now: options.clock.now() })}
+      ${[DeprecationBanner, DeprecatedEndpoints, DeprecatedElements].map((part) => part({ version, now: options.clock.now() }))}
       <ul class="links" aria-label="About this version">
         <li><a href=${version.openapiUrl}>OpenAPI document (JSON)</a></li>
         ${version.guideUrl && html`<li><a href=${version.guideUrl}>Migration guide</a></li>`}
@@ -97,7 +82,7 @@ function VersionCard(props: { version: VersionInfo }) {
 const catalogUrl = '/.well-known/api-catalog';
 
 /** `/.well-known/api-catalog` (RFC 9727); HEAD, derived from GET, carries the same `Link` header. */
-export function registerApiCatalogRoute(app: FastifyInstance, options: DocsPagesOptions & { prefix: string }): void {
+export function registerApiCatalogRoute(app: FastifyInstance, options: DashboardOptions): void {
   app.get(catalogUrl, async (_request, reply) => {
     const versions = describeVersions(options).map((v) => ({
       name: v.name,

@@ -11,20 +11,17 @@ import { rateLimitSection } from '../access/rate-limit/settings.ts';
 import { noticesSection } from '../notices/settings.ts';
 
 import { registerPortalAssets } from './assets.ts';
-import { registerChangelogRoutes } from './changelog-routes.ts';
-import { registerApiCatalogRoute, registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
+import { registerChangelogRoutes, registerFeedRoute } from './changelog-routes.ts';
+import { registerApiCatalogRoute, registerDocsPages } from './docs-pages.ts';
 import { notFoundPage } from './home-page.ts';
 import { notFoundPageKey } from './not-found-page.ts';
 import { pageRateLimitKey } from './page-rate-limit.ts';
 import { portalSection } from './settings.ts';
 import { registerBreaksRoute } from './dashboard/breaks-route.ts';
-import { createDashboardKit } from './dashboard/dashboard-kit.ts';
-import { registerFeedRoute } from './dashboard/feed-route.ts';
+import { createDashboardKit, registerSignInRoutes } from './dashboard/dashboard-kit.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
-import { createPortalSessions } from './dashboard/portal-sessions.ts';
 import { sessionBudgetKey } from './dashboard/session-budget.ts';
 import { createSessionCodec } from './dashboard/session.ts';
-import { registerSignInRoutes } from './dashboard/sign-in-routes.ts';
 import { registerUsageRoutes } from './dashboard/usage-routes.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
@@ -51,7 +48,7 @@ export const portalFeature: ServiceFeature<LifecycleContext> = {
       ],
       [notFoundPageKey, { scope: createApiScope(api.prefix), page: notFoundPage(api.title) }],
     ]);
-    const portal: DashboardOptions & Pick<DocsPagesOptions, 'brownouts'> = {
+    const portal: DashboardOptions = {
       bundle,
       runtime,
       clock,
@@ -84,10 +81,7 @@ export const portalFeature: ServiceFeature<LifecycleContext> = {
 async function registerDashboard(portal: FastifyInstance, options: DashboardOptions): Promise<void> {
   await portal.register(cookie);
   await portal.register(formbody, { bodyLimit: 4096 });
-  const kit = createDashboardKit(options, {
-    codec: options.sessions,
-    sessions: createPortalSessions(options, options.sessions),
-  });
+  const kit = createDashboardKit(options);
   registerSignInRoutes(portal, kit);
   registerUsageRoutes(portal, kit);
   registerBreaksRoute(portal, kit);

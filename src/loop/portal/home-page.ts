@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { render } from 'preact-render-to-string';
-import { html, sendPage } from './html.ts';
+import { html, renderPage, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 
 /** The page a browser gets at `/`; API clients get the same facts as JSON from the same route. */
@@ -21,7 +20,7 @@ export function sendHomePage(
 
 /** The not-found page for a problem's `detail`, on the portal's layout, with a link to the docs. */
 export function notFoundPage(site: string): (detail: string | undefined) => string {
-  return (detail) => `<!doctype html>${render(NotFound({ detail, site }))}`;
+  return (detail) => renderPage(NotFound({ detail, site }));
 }
 
 function NotFound(props: { detail: string | undefined; site: string }) {

@@ -8,13 +8,11 @@ import { pageHeaders } from './page-headers.ts';
 /** Every interpolated value is escaped by `preact-render-to-string`: no page escapes by hand. */
 export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
 
+export const renderPage = (page: VNode): string => `<!doctype html>${render(page)}`;
+
 /** Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site). */
 export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
-  return reply
-    .headers(pageHeaders)
-    .type('text/html; charset=utf-8')
-    .serializer(String)
-    .send(`<!doctype html>${render(page)}`);
+  return reply.headers(pageHeaders).type('text/html; charset=utf-8').serializer(String).send(renderPage(page));
 }
 
 /** Format an instant as a calendar date (`2026-07-14`), the form pages show. */
@@ -37,6 +35,17 @@ export function stamp(at: number): string {
 
 /** {@link stamp} in a `<time>` element carrying the full instant. */
 export const timeStamp = (at: number): VNode => html`<time datetime=${new Date(at).toISOString()}>${stamp(at)}</time>`;
+
+/** Calls per endpoint as table rows: the endpoint, its calls, the latest call. */
+export const callRows = (calls: ReadonlyArray<{ endpoint: string; calls: number; lastSeen: number }>): VNode[] =>
+  calls.map(
+    (c) =>
+      html`<tr data-endpoint=${c.endpoint}>
+        <td><code>${c.endpoint}</code></td>
+        <td>${c.calls}</td>
+        <td>${timeStamp(c.lastSeen)}</td>
+      </tr>`,
+  );
 
 /** A table with a header row of column names, in its scrolling wrapper unless `bare`. */
 export function Table(props: {

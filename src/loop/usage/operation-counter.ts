@@ -1,4 +1,5 @@
 import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
+import { writeLoop } from './write-loop.ts';
 
 const hourMs = 3_600_000;
 
@@ -16,19 +17,7 @@ export interface OperationCounterOptions {
 }
 
 /** Counts calls per (UTC hour, version, endpoint, client) in memory and writes the counts in batches. */
-export interface OperationCounter {
-  /**
-   * One call: increments its count, nothing more (no row, no write). The client apart, so that the
-   * plugin's call event is passed as it is, without a copy.
-   */
-  count(call: { version: string; endpoint: string; at: number }, clientId: string): void;
-  /** Write every count now; a failed write keeps the counts for the next try. */
-  flush(): Promise<void>;
-  /** Stop the timer and flush, for graceful shutdown. */
-  close(): Promise<void>;
-  /** Keys counted and not yet written, calls shed at the cap, failed writes. */
-  stats(): { keys: number; shed: number; failures: number };
-}
+export type OperationCounter = ReturnType<typeof createOperationCounter>;
 
 /**
  * Count every call of every version cheaply: a request only bumps an entry of a Map (one per
@@ -36,7 +25,7 @@ export interface OperationCounter {
  * the entry itself is the row `addOperationCounts` takes. A timer hands the maps to the store;
  * a failed write puts its counts back, to be added to what came meanwhile.
  */
-export function createOperationCounter(options: OperationCounterOptions): OperationCounter {
+export function createOperationCounter(options: OperationCounterOptions) {
   const maxKeys = options.maxKeys ?? 100_000;
   const maxBatch = Math.max(1, options.maxBatch ?? 1000);
   let hours = new Map<number, Map<string, OperationCount>>();
@@ -48,7 +37,6 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
   let inFlight = 0;
   let shed = 0;
   let failures = 0;
-  let writing: Promise<void> | undefined;
 
   const mapOf = (hour: number) => {
     let map = hours.get(hour);
@@ -93,22 +81,19 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
       if (i + maxBatch < taken.length) await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  const flush = async (): Promise<void> => {
-    while (writing) await writing;
-    if (keys === 0) return;
-    writing = writeAll().finally(() => {
-      writing = undefined;
-    });
-    await writing;
-  };
-  // A tick while a write is still running would only queue behind it; skip it instead.
-  const timer = setInterval(() => {
-    if (!writing) void flush();
-  }, options.flushIntervalMs ?? 5000);
-  timer.unref();
+  const { flush, close } = writeLoop({
+    intervalMs: options.flushIntervalMs ?? 5000,
+    closeTimeoutMs: options.closeTimeoutMs ?? 5000,
+    pending: () => keys,
+    writeAll,
+  });
 
   return {
-    count({ version, endpoint, at }, clientId) {
+    /**
+     * One call: increments its count, nothing more (no row, no write). The client apart, so that the
+     * plugin's call event is passed as it is, without a copy.
+     */
+    count({ version, endpoint, at }: { version: string; endpoint: string; at: number }, clientId: string): void {
       const hour = at - (at % hourMs);
       if (hour !== currentHour || !current) {
         current = mapOf(hour);
@@ -130,18 +115,14 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
       current.set(key, { hour, version, endpoint, clientId, calls: 1, lastSeen: at });
       keys++;
     },
+    /** Write every count now; a failed write keeps the counts for the next try. */
     flush,
-    async close() {
-      clearInterval(timer);
-      // The database may be down at the moment of shutdown: keep trying, within a bound.
-      const deadline = Date.now() + (options.closeTimeoutMs ?? 5000);
-      await flush();
-      while (keys > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await flush();
-      }
+    /** Stop the timer and flush, for graceful shutdown. */
+    async close(): Promise<void> {
+      await close();
       if (keys > 0) options.log.error({ lost: keys }, 'operation counts not written before shutdown');
     },
+    /** Keys counted and not yet written, calls shed at the cap, failed writes. */
     stats: () => ({ keys: keys + inFlight, shed, failures }),
   };
 }

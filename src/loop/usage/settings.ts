@@ -1,25 +1,40 @@
-import { settingsSection } from '../host/config.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { createSchemaValidator } from '../../core/config/index.ts';
 import { unknownKey } from '../../core/text/index.ts';
-/** The `usage` part of the config file, parsed. */
-export interface UsageSettings {
-  /**
-   * Days a raw event (one row per call) is kept for `GET /admin/v1/versions/{v}/calls`; 0 keeps
-   * none. Summaries read the rollups, which are kept whatever this says.
-   */
-  rawRetentionDays: number;
-  /**
-   * Days the hourly counts of calls to every version per operation and client are kept (for
-   * `GET /admin/v1/usage/operations` and `versionary diff`); 0 counts none.
-   */
-  operationRetentionDays: number;
-  /** How often the in-memory operation counts are written, in seconds. */
-  operationFlushSeconds: number;
-  /**
-   * How often the buffered per-client usage (calls to deprecated versions, endpoints and elements)
-   * is written, in seconds. A crash loses at most this much; a graceful stop loses nothing.
-   */
-  flushSeconds: number;
-}
+import { settingsSection } from '../host/config.ts';
+
+const whole = (unit: 'days' | 'seconds', min: number, max: number) =>
+  Type.Integer({ minimum: min, maximum: max, errorText: `must be a whole number of ${unit} from ${min} to ${max}` });
+
+/** The `usage` section of the config file: its type and its checks, every mistake at once. */
+const UsageSectionSchema = Type.Object(
+  {
+    /**
+     * Days a raw event (one row per call) is kept for `GET /admin/v1/versions/{v}/calls`; 0 keeps
+     * none. Summaries read the rollups, which are kept whatever this says.
+     */
+    rawRetentionDays: Type.Optional(whole('days', 0, 3650)),
+    /**
+     * Days the hourly counts of calls to every version per operation and client are kept (for
+     * `GET /admin/v1/usage/operations` and `versionary diff`); 0 counts none.
+     */
+    operationRetentionDays: Type.Optional(whole('days', 0, 3650)),
+    /** How often the in-memory operation counts are written, in seconds. */
+    operationFlushSeconds: Type.Optional(whole('seconds', 1, 300)),
+    /**
+     * How often the buffered per-client usage (calls to deprecated versions, endpoints and elements)
+     * is written, in seconds. A crash loses at most this much; a graceful stop loses nothing.
+     */
+    flushSeconds: Type.Optional(whole('seconds', 1, 300)),
+  },
+  { additionalProperties: false, errorText: 'must be an object such as {"rawRetentionDays": 7}' },
+);
+
+export type UsageSettings = Required<Static<typeof UsageSectionSchema>>;
+
+const validator = createSchemaValidator(UsageSectionSchema, {
+  unknownKey: ({ where, key, known }) => unknownKey(where, key, known),
+});
 
 /**
  * Raw events for a week by default: enough to look into yesterday's calls one by one, bounded
@@ -34,37 +49,15 @@ const defaultUsageSettings: UsageSettings = {
   flushSeconds: 1,
 };
 
-const bounds = {
-  rawRetentionDays: { min: 0, max: 3650, what: 'a whole number of days' },
-  operationRetentionDays: { min: 0, max: 3650, what: 'a whole number of days' },
-  operationFlushSeconds: { min: 1, max: 300, what: 'a whole number of seconds' },
-  flushSeconds: { min: 1, max: 300, what: 'a whole number of seconds' },
-} as const;
-const keys = Object.keys(bounds) as Array<keyof UsageSettings>;
-
 /**
  * Read `usage` from the config file (`{"usage": {"rawRetentionDays": 7, "operationRetentionDays": 90}}`),
  * pushing every error into `errors`.
  */
 function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
-  const raw = options.file.usage;
-  if (raw === undefined) return { ...defaultUsageSettings };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    options.errors.push(`usage must be an object such as {"rawRetentionDays": 7}, not ${JSON.stringify(raw)}`);
-    return { ...defaultUsageSettings };
-  }
-  const record = raw as Record<string, unknown>;
-  for (const key of Object.keys(record))
-    if (!(keys as string[]).includes(key)) options.errors.push(unknownKey('usage', key, keys));
-  const settings = { ...defaultUsageSettings };
-  for (const key of keys) {
-    const value = record[key] ?? defaultUsageSettings[key];
-    const { min, max, what } = bounds[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-      options.errors.push(`usage.${key} must be ${what} from ${min} to ${max}, not ${JSON.stringify(value)}`);
-    else settings[key] = value;
-  }
-  return settings;
+  const { usage: raw = {} } = options.file;
+  const errors = validator.errors(raw, 'usage');
+  options.errors.push(...errors);
+  return errors.length === 0 && validator.check(raw) ? { ...defaultUsageSettings, ...raw } : defaultUsageSettings;
 }
 
 /** The usage part's section of the config file. */

@@ -1,3 +1,4 @@
+import { writeLoop } from './write-loop.ts';
 import type { UsageCall, UsageRecorder, UsageStore } from '../../kernel/ports/index.ts';
 
 export interface UsageRecorderOptions {
@@ -31,7 +32,6 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   // by the next write that succeeds.
   let failing = false;
   let shedWarned = false;
-  let writing: Promise<void> | undefined;
 
   const maxBatch = Math.max(1, options.maxBatch ?? 1000);
   // One chunk: true when written, false when the store failed (the chunk is back in the buffer).
@@ -67,14 +67,6 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       if (left > 0) await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  const flush = async (): Promise<void> => {
-    while (writing) await writing;
-    if (buffer.length === 0) return;
-    writing = writeAll().finally(() => {
-      writing = undefined;
-    });
-    await writing;
-  };
   const shedOldest = (keep = maxBuffered) => {
     const excess = buffer.length - keep;
     if (excess <= 0) return;
@@ -87,11 +79,12 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       );
     shedWarned = true;
   };
-  // A tick while a write is still running would only queue behind it; skip it instead.
-  const timer = setInterval(() => {
-    if (!writing) void flush();
-  }, options.flushIntervalMs ?? 1000);
-  timer.unref();
+  const { flush, close } = writeLoop({
+    intervalMs: options.flushIntervalMs ?? 1000,
+    closeTimeoutMs: options.closeTimeoutMs ?? 5000,
+    pending: () => buffer.length,
+    writeAll,
+  });
 
   return {
     record(call) {
@@ -102,15 +95,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     },
     flush,
     async close() {
-      clearInterval(timer);
-      // The database may be down at the moment of shutdown: keep trying, within a bound, rather
-      // than dropping what was counted.
-      const deadline = Date.now() + (options.closeTimeoutMs ?? 5000);
-      await flush();
-      while (buffer.length > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await flush();
-      }
+      await close();
       if (buffer.length > 0 || shed > 0)
         options.log.error({ lost: buffer.length, totalShed: shed }, 'usage records not written before shutdown');
     },

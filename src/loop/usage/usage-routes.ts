@@ -22,165 +22,72 @@ export interface UsageRoutesOptions {
 }
 
 const defaultLookbackDays = 90;
-const instant = (description: string) => Type.Optional(instantInput(description));
-
-const WindowQuery = Type.Object(
-  {
-    version: Type.Optional(Type.String({ maxLength: 20, description: 'Only this version (`v1`).' })),
-    client: Type.Optional(
-      Type.String({
-        maxLength: 200,
-        description: 'A client id (cl_…), or the identifier calls without a client are counted under.',
-      }),
-    ),
-    since: instant(`ISO 8601 instant; ${defaultLookbackDays} days ago by default.`),
-    until: instant('ISO 8601 instant (exclusive); now by default.'),
-  },
-  { additionalProperties: false },
-);
-
+const operationLookbackDays = 7;
 // The answers are aggregates over at most the stored usage: bounded by clients × versions × endpoints, stated generously.
 const maxRows = 100_000;
 const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
+// A filter given empty is refused, never read as "no filter".
+const filter = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
 const nullable = (schema: ReturnType<typeof text>, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 const calls = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const clientName = () => nullable(text(200), 'null when the calls were made without a registered client.');
+
+/** A query's `version` and `client` filters and its window, each described for its route. */
+const windowQuery = (
+  field: (maxLength: number, description: string) => TSchema,
+  described: { version: string; since: string; until: string },
+) =>
+  Type.Object(
+    {
+      version: Type.Optional(field(20, described.version)),
+      client: Type.Optional(
+        field(200, 'A client id (cl_…), or the identifier calls without a client are counted under.'),
+      ),
+      since: Type.Optional(instantInput(described.since)),
+      until: Type.Optional(instantInput(described.until)),
+    },
+    { additionalProperties: false },
+  );
+
+const WindowQuery = windowQuery(text, {
+  version: 'Only this version (`v1`).',
+  since: `ISO 8601 instant; ${defaultLookbackDays} days ago by default.`,
+  until: 'ISO 8601 instant (exclusive); now by default.',
+});
+
 const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
-const clientVersion = {
-  clientId: text(200),
-  clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
-  version: text(20),
-};
+/** An answer: its rows, at most {@link maxRows}, and the window they cover. */
+const listOf = (row: TSchema, description: string, meta: TSchema = windowMeta) =>
+  Type.Object({ data: Type.Array(row, { maxItems: maxRows }), meta }, { description });
+const clientVersion = { clientId: text(200), clientName: clientName(), version: text(20) };
 const seen = {
   calls: calls('Calls in the window.'),
   firstSeen: at('First call in the window.'),
   lastSeen: at('Latest call in the window.'),
 };
 
-const ClientUsageSchema = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        ...clientVersion,
-        endpoint: text(400, 'Method and path template, for example `GET /users/{id}`.'),
-        keyId: nullable(text(100)),
-        keyName: nullable(text(100)),
-        ...seen,
-        userAgent: nullable(text(1000), 'User-Agent of the latest call.'),
-      }),
-      { maxItems: maxRows },
-    ),
-    meta: windowMeta,
-  },
-  { description: 'Calls per client, version, endpoint and key' },
-);
-
-const ClientTotalsSchema = Type.Object(
-  {
-    data: Type.Array(Type.Object({ ...clientVersion, ...seen }), { maxItems: maxRows }),
-    meta: windowMeta,
-  },
-  { description: 'Calls per client and version' },
-);
-
-const DailyUsageSchema = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        day: Type.String({ format: 'date', maxLength: 10, description: 'UTC day.' }),
-        version: text(20),
-        clientId: Type.Optional(text(200, 'With perClient=true.')),
-        calls: calls('Calls that day.'),
-        clients: calls('Distinct clients that day.'),
-      }),
-      { maxItems: maxRows },
-    ),
-    meta: windowMeta,
-  },
-  { description: 'Calls and distinct clients per UTC day' },
-);
-
-const operationLookbackDays = 7;
-// A filter given empty is refused, never read as "no filter".
-const filter = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
-
-const OperationQuery = Type.Object(
-  {
-    version: Type.Optional(filter(20, 'Only this version (`v2`).')),
-    client: Type.Optional(
-      filter(200, 'A client id (cl_…), or the identifier calls without a client are counted under.'),
-    ),
-    since: Type.Optional(
-      instantInput(
-        `ISO 8601 instant; ${operationLookbackDays} days ago by default. Read from the start of its UTC hour.`,
-      ),
-    ),
-    until: Type.Optional(instantInput('ISO 8601 instant (exclusive: the hours that start before it); now by default.')),
-  },
-  { additionalProperties: false },
-);
-
-const OperationUsageSchema = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        version: text(20),
-        endpoint: text(400, 'Method and path template without the prefix and version, for example `GET /users/{id}`.'),
-        clientId: text(200),
-        clientName: Type.Union([text(200), Type.Null()], {
-          description: 'null when the calls were made without a registered client.',
-        }),
-        contact: Type.Boolean({
-          description: 'Whether notices can reach the client: a subscribed email contact or a webhook.',
-        }),
-        calls: calls('Calls in the window.'),
-        lastSeen: at('Latest call in the window.'),
-      }),
-      { maxItems: maxRows },
-    ),
-    meta: Type.Object({
-      since: at('Start of the window: the start of the UTC hour of `since`.'),
-      until: at('End of the window (exclusive).'),
-      prefix: text(
-        200,
-        'The API prefix before `/<version>` in the served documents: `/api/v2/users/{id}` is version `v2`, endpoint `GET /users/{id}`.',
-      ),
-    }),
-  },
-  { description: 'Calls per version, operation and client, of every version' },
-);
-
 const reachable = (client: Client) => client.webhooks.length > 0 || client.contacts.some((c) => c.subscribed);
 
 type Query = Record<string, string | undefined>;
 type Window = { since: number; until: number };
 
+/** One route of the table: its documentation, its answer's rows, and how it reads them. */
+interface UsageRoute {
+  path: string;
+  schema: { operationId: string; summary: string; description: string; querystring: TSchema; response: TSchema };
+  lookbackDays?: number;
+  /** The buffer whose counts the route reads; the usage recorder's unless `operations`. */
+  flush?: 'operations';
+  rows: (query: Query, filter: ReturnType<typeof filterOf>) => Promise<unknown[]>;
+  meta?: (window: Window) => unknown;
+}
+
 /** Per-client usage for admins, `/admin/v1/usage/…`: each route's schema says what it answers. */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
-  // Each route reads its window, then flushes the buffered counts it reads before answering.
-  const route = (
-    {
-      path,
-      lookbackDays = defaultLookbackDays,
-      flush = options.flushUsage,
-    }: { path: string; lookbackDays?: number; flush?: () => Promise<void> },
-    schema: Record<string, unknown> & { response: TSchema },
-    answer: (query: Query, filter: ReturnType<typeof filterOf>, window: Window) => Promise<unknown>,
-  ) =>
-    app.get(
-      path,
-      { schema: { ...schema, tags: ['usage'], response: { 200: schema.response, ...badWindow } } },
-      async (request) => {
-        const query = request.query as Query;
-        const window = readWindow(query, options.clock.now(), lookbackDays);
-        await flush();
-        return answer(query, filterOf(query, window), window);
-      },
-    );
-  const metaOf = (window: Window) => ({ since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) });
   // Each row's client, with its name (null without a registered client).
   const clientOf = async (rows: Array<{ clientId: string }>) => {
     const names = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
@@ -190,102 +97,140 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       version: r.version,
     });
   };
-  route(
-    { path: '/usage/endpoints' },
+  const routes: UsageRoute[] = [
     {
-      operationId: 'usage.endpoints',
-      summary: 'Usage per client, version, endpoint and key',
-      querystring: WindowQuery,
-      description:
-        'Exact to the minute, with client and key names, first and last seen and the latest User-Agent: the evidence of who still calls what.',
-      response: ClientUsageSchema,
-    },
-    async (_query, filter, window) => {
-      const rows = await options.usage.byClient(filter);
-      const client = await clientOf(rows);
-      const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
-      return {
-        data: rows.map((r) => ({
+      path: '/usage/endpoints',
+      schema: {
+        operationId: 'usage.endpoints',
+        summary: 'Usage per client, version, endpoint and key',
+        querystring: WindowQuery,
+        description:
+          'Exact to the minute, with client and key names, first and last seen and the latest User-Agent: the evidence of who still calls what.',
+        response: listOf(
+          Type.Object({
+            ...clientVersion,
+            endpoint: text(400, 'Method and path template, for example `GET /users/{id}`.'),
+            keyId: nullable(text(100)),
+            keyName: nullable(text(100)),
+            ...seen,
+            userAgent: nullable(text(1000), 'User-Agent of the latest call.'),
+          }),
+          'Calls per client, version, endpoint and key',
+        ),
+      },
+      rows: async (_query, filter) => {
+        const rows = await options.usage.byClient(filter);
+        const client = await clientOf(rows);
+        const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
+        return rows.map((r) => ({
           ...client(r),
           endpoint: r.endpoint,
           keyId: r.keyId ?? null,
           keyName: r.keyId ? (keys.get(r.keyId) ?? null) : null,
           ...seenOf(r),
           userAgent: r.userAgent ?? null,
-        })),
-        meta: metaOf(window),
-      };
+        }));
+      },
     },
-  );
-
-  route(
-    { path: '/usage/clients' },
     {
-      operationId: 'usage.clients',
-      summary: 'Usage per client and version (whole UTC days)',
-      querystring: WindowQuery,
-      description: 'The cheap overview, from daily rollups: calls per client and version.',
-      response: ClientTotalsSchema,
+      path: '/usage/clients',
+      schema: {
+        operationId: 'usage.clients',
+        summary: 'Usage per client and version (whole UTC days)',
+        querystring: WindowQuery,
+        description: 'The cheap overview, from daily rollups: calls per client and version.',
+        response: listOf(Type.Object({ ...clientVersion, ...seen }), 'Calls per client and version'),
+      },
+      rows: async (_query, filter) => {
+        const rows = await options.usage.clientTotals(filter);
+        const client = await clientOf(rows);
+        return rows.map((r) => ({ ...client(r), ...seenOf(r) }));
+      },
     },
-    async (_query, filter, window) => {
-      const rows = await options.usage.clientTotals(filter);
-      const client = await clientOf(rows);
-      return { data: rows.map((r) => ({ ...client(r), ...seenOf(r) })), meta: metaOf(window) };
-    },
-  );
-
-  route(
-    { path: '/usage/days' },
     {
-      operationId: 'usage.days',
-      summary: 'Calls and distinct clients per UTC day',
-      description: 'A series for charts; with perClient=true, one row per client too.',
-      querystring: Type.Composite(
-        [
-          WindowQuery,
+      path: '/usage/days',
+      schema: {
+        operationId: 'usage.days',
+        summary: 'Calls and distinct clients per UTC day',
+        description: 'A series for charts; with perClient=true, one row per client too.',
+        querystring: Type.Composite(
+          [
+            WindowQuery,
+            Type.Object({
+              perClient: Type.Optional(
+                Type.Union([Type.Literal('true'), Type.Literal('false')], {
+                  description: 'One row per client and day.',
+                }),
+              ),
+            }),
+          ],
+          { additionalProperties: false },
+        ),
+        response: listOf(
           Type.Object({
-            perClient: Type.Optional(
-              Type.Union([Type.Literal('true'), Type.Literal('false')], {
-                description: 'One row per client and day.',
-              }),
-            ),
+            day: Type.String({ format: 'date', maxLength: 10, description: 'UTC day.' }),
+            version: text(20),
+            clientId: Type.Optional(text(200, 'With perClient=true.')),
+            calls: calls('Calls that day.'),
+            clients: calls('Distinct clients that day.'),
           }),
-        ],
-        { additionalProperties: false },
-      ),
-      response: DailyUsageSchema,
-    },
-    async (query, filter, window) => {
-      const rows = await options.usage.byDay({ ...filter, perClient: query.perClient === 'true' });
-      return {
-        data: rows.map((r) => ({
+          'Calls and distinct clients per UTC day',
+        ),
+      },
+      rows: async (query, filter) =>
+        (await options.usage.byDay({ ...filter, perClient: query.perClient === 'true' })).map((r) => ({
           day: formatIsoInstant(r.day).slice(0, 10),
           version: r.version,
           ...(r.clientId !== undefined ? { clientId: r.clientId } : {}),
           calls: r.calls,
           clients: r.clients,
         })),
-        meta: metaOf(window),
-      };
     },
-  );
-
-  // `GET /admin/v1/usage/operations`: what `versionary diff` asks to know who a change would break.
-  route(
-    { path: '/usage/operations', lookbackDays: operationLookbackDays, flush: options.flushOperations },
+    // `GET /admin/v1/usage/operations`: what `versionary diff` asks to know who a change would break.
     {
-      operationId: 'usage.operations',
-      summary: 'Calls of every version per operation and client',
-      querystring: OperationQuery,
-      description:
-        'Hourly counts of every call to every version (deprecated or not), summed over the window: who calls which operation, and whether notices can reach them.',
-      response: OperationUsageSchema,
-    },
-    async (_query, filter, window) => {
-      const rows = await options.usage.operationUsage(filter);
-      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c]));
-      return {
-        data: rows.map((r) => {
+      path: '/usage/operations',
+      lookbackDays: operationLookbackDays,
+      flush: 'operations',
+      schema: {
+        operationId: 'usage.operations',
+        summary: 'Calls of every version per operation and client',
+        querystring: windowQuery(filter, {
+          version: 'Only this version (`v2`).',
+          since: `ISO 8601 instant; ${operationLookbackDays} days ago by default. Read from the start of its UTC hour.`,
+          until: 'ISO 8601 instant (exclusive: the hours that start before it); now by default.',
+        }),
+        description:
+          'Hourly counts of every call to every version (deprecated or not), summed over the window: who calls which operation, and whether notices can reach them.',
+        response: listOf(
+          Type.Object({
+            version: text(20),
+            endpoint: text(
+              400,
+              'Method and path template without the prefix and version, for example `GET /users/{id}`.',
+            ),
+            clientId: text(200),
+            clientName: clientName(),
+            contact: Type.Boolean({
+              description: 'Whether notices can reach the client: a subscribed email contact or a webhook.',
+            }),
+            calls: calls('Calls in the window.'),
+            lastSeen: at('Latest call in the window.'),
+          }),
+          'Calls per version, operation and client, of every version',
+          Type.Object({
+            since: at('Start of the window: the start of the UTC hour of `since`.'),
+            until: at('End of the window (exclusive).'),
+            prefix: text(
+              200,
+              'The API prefix before `/<version>` in the served documents: `/api/v2/users/{id}` is version `v2`, endpoint `GET /users/{id}`.',
+            ),
+          }),
+        ),
+      },
+      rows: async (_query, filter) => {
+        const rows = await options.usage.operationUsage(filter);
+        const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c]));
+        return rows.map((r) => {
           const client = clients.get(r.clientId);
           return {
             version: r.version,
@@ -296,15 +241,33 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
             calls: r.calls,
             lastSeen: formatIsoInstant(r.lastSeen),
           };
-        }),
-        meta: {
-          since: formatIsoInstant(Math.floor(window.since / 3_600_000) * 3_600_000),
-          until: formatIsoInstant(window.until),
-          prefix: options.prefix,
-        },
-      };
+        });
+      },
+      meta: (window) => ({
+        since: formatIsoInstant(Math.floor(window.since / 3_600_000) * 3_600_000),
+        until: formatIsoInstant(window.until),
+        prefix: options.prefix,
+      }),
     },
-  );
+  ];
+  // Each route reads its window, then flushes the buffered counts it reads before answering.
+  for (const route of routes) {
+    const { schema, lookbackDays = defaultLookbackDays } = route;
+    const flush = route.flush === 'operations' ? options.flushOperations : options.flushUsage;
+    const metaOf =
+      route.meta ??
+      ((window: Window) => ({ since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) }));
+    app.get(
+      route.path,
+      { schema: { ...schema, tags: ['usage'], response: { 200: schema.response, ...badWindow } } },
+      async (request) => {
+        const query = request.query as Query;
+        const window = readWindow(query, options.clock.now(), lookbackDays);
+        await flush();
+        return { data: await route.rows(query, filterOf(query, window)), meta: metaOf(window) };
+      },
+    );
+  }
 }
 
 const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
@@ -314,18 +277,14 @@ const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
 });
 
 /** A usage query's window and its `version` and `client` filters, as the usage store reads them. */
-const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
+const filterOf = (query: Query, window: Window) => ({
   ...window,
   ...(query.version ? { version: query.version } : {}),
   ...(query.client ? { clientId: query.client } : {}),
 });
 
 /** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
-function readWindow(
-  query: Record<string, string | undefined>,
-  now: number,
-  lookbackDays = defaultLookbackDays,
-): { since: number; until: number } {
+function readWindow(query: Query, now: number, lookbackDays: number): Window {
   const read = (name: 'since' | 'until', fallback: number) => {
     const raw = query[name];
     if (raw === undefined) return fallback;

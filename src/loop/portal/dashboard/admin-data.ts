@@ -1,8 +1,7 @@
-import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import {
+  lastDays,
   projectBurnDown,
   rankClients,
-  startOfDay,
   type BurnDown,
   type ClientTrend,
   type DailyCount,
@@ -44,13 +43,12 @@ export interface AdminData {
 
 export async function gatherAdminData(options: DashboardOptions): Promise<AdminData> {
   const now = options.clock.now();
-  const today = startOfDay(now);
   await options.flushUsage();
   const versions = describeVersions(options);
   const { usage, clients } = options.storage;
   const [days, rows] = await Promise.all([
-    usage.byDay({ since: today - 29 * DAY_MS }),
-    usage.byClient({ since: today - (lookbackDays - 1) * DAY_MS }),
+    usage.byDay({ since: lastDays(now, 30).from }),
+    usage.byClient({ since: lastDays(now, lookbackDays).from }),
   ]);
 
   const byClient = new Map<string, CallingClient>();
@@ -81,7 +79,7 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
 
   const burnDowns: VersionBurnDown[] = [];
   for (const v of versions.filter((info) => info.status !== 'not_deprecated' && info.sunsetAt !== undefined)) {
-    const since = today - (burnDownDays - 1) * DAY_MS;
+    const since = lastDays(now, burnDownDays).from;
     const perClientRows = await usage.byDay({ since, version: v.name, perClient: true });
     const distinct = new Map<number, Set<string>>();
     const perClient = new Map<string, DailyCount[]>();

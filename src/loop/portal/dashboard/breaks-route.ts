@@ -6,40 +6,42 @@ import { describeVersions } from '../../lifecycle/version-info.ts';
 import { gatherBreaks } from '../../lifecycle/breaks/breaks-data.ts';
 import { BreaksView } from './breaks-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
-import type { DashboardOptions } from './options.ts';
-import type { PortalSession } from './session.ts';
 
 /** What breaks for me: a consumer sees its own client only; the owner names one with `?client=`. */
 export function registerBreaksRoute(portal: FastifyInstance, kit: DashboardKit): void {
-  const { options, sessions, page } = kit;
-  portal.get('/breaks', async (request, reply) => {
-    const session = await sessions.sessionOf(request);
-    if (!session) return kit.toSignIn(reply);
-    const text = queryText(request.query as Record<string, unknown>);
-    const owner = session.role === 'admin';
-    const clientId = await askedClient(options, { session, asked: text('client') });
-    const versions = describeVersions(options).map((v) => v.name);
-    const title = 'What breaks for me';
-    const mine = owner ? { client: clientId } : {};
-    const view = (props: Record<string, unknown>) =>
-      html`<${BreaksView} versions=${versions} ...${mine} ...${props} />`;
-    if (clientId === undefined) return page(reply, { title, body: view({ client: '' }), session });
-    try {
-      const data = await gatherBreaks(options, { clientId, ...pair(text) });
-      // Says whether the pair's diff was reused or computed for this page, and what that cost.
-      reply.header('server-timing', serverTiming(data.diff));
-      return page(reply, { title, body: view({ data }), session });
-    } catch (error) {
-      // A browser gets the page back with the problem's detail beside the form; a program, the problem.
-      if (
-        !(error instanceof VersionaryError) ||
-        error.code !== ErrorCode.ValidationFailed ||
-        !prefersHtml(request.headers.accept)
-      )
-        throw error;
-      return page(reply.code(400), { title, body: view({ error: error.detail }), session });
-    }
-  });
+  const { options, page } = kit;
+  portal.get(
+    '/breaks',
+    kit.signedIn(async (request, reply, session) => {
+      const text = queryText(request.query as Record<string, unknown>);
+      const owner = session.role === 'admin';
+      // The consumer's own client, or the one the owner named (if any).
+      const clientId = owner ? text('client') : (text('client') ?? session.clientId);
+      if (clientId !== undefined) await kit.assertClient(session, clientId);
+      const versions = describeVersions(options).map((v) => v.name);
+      const title = 'What breaks for me';
+      const mine = owner ? { client: clientId } : {};
+      const view = (props: Record<string, unknown>) =>
+        html`<${BreaksView} versions=${versions} ...${mine} ...${props} />`;
+      if (clientId === undefined) return page(reply, { title, body: view({ client: '' }), session });
+      try {
+        const [from, to] = [text('from'), text('to')];
+        const data = await gatherBreaks(options, { clientId, ...(from ? { from } : {}), ...(to ? { to } : {}) });
+        // Says whether the pair's diff was reused or computed for this page, and what that cost.
+        reply.header('server-timing', serverTiming(data.diff));
+        return page(reply, { title, body: view({ data }), session });
+      } catch (error) {
+        // A browser gets the page back with the problem's detail beside the form; a program, the problem.
+        if (
+          !(error instanceof VersionaryError) ||
+          error.code !== ErrorCode.ValidationFailed ||
+          !prefersHtml(request.headers.accept)
+        )
+          throw error;
+        return page(reply.code(400), { title, body: view({ error: error.detail }), session });
+      }
+    }),
+  );
 }
 
 /** A query parameter given once, as a version or client name, or `undefined` when absent or empty. */
@@ -56,29 +58,7 @@ function queryText(query: Record<string, unknown>): (name: string) => string | u
   };
 }
 
-/** The client the page is about: the consumer's own, or the one the owner named (if any). */
-async function askedClient(
-  options: DashboardOptions,
-  { session, asked }: { session: PortalSession; asked: string | undefined },
-): Promise<string | undefined> {
-  const owner = session.role === 'admin';
-  const clientId = owner ? asked : session.clientId;
-  // Any other client is "not found" to a consumer, as on /portal/clients/:id, so ids cannot be probed.
-  if (
-    (!owner && asked !== undefined && asked !== session.clientId) ||
-    (owner && clientId !== undefined && !(await options.storage.clients.find(clientId)))
-  )
-    throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
-  return clientId;
-}
-
 /** The `Server-Timing` entry of the page's diff (W3C Server Timing): `diff;desc="reused";dur=0.0`. */
 function serverTiming(diff: { reused: boolean; ms: number }): string {
   return `diff;desc="${diff.reused ? 'reused' : 'computed'}";dur=${diff.ms.toFixed(1)}`;
-}
-
-function pair(text: (name: string) => string | undefined): { from?: string; to?: string } {
-  const from = text('from');
-  const to = text('to');
-  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }

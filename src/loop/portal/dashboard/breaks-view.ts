@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
+import { callRows, html, isoDay, safeHref, stamp, Table } from '../html.ts';
 import type { BreaksData, ClientBreak } from '../../lifecycle/breaks/breaks-data.ts';
 import { breaksWindowDays } from '../../lifecycle/breaks/breaks-data.ts';
 
@@ -103,14 +103,7 @@ function Change(props: { change: ClientBreak; to: string }): VNode {
       class="reached"
       caption=${`Your calls it reaches, last ${breaksWindowDays} days`}
       head=${['Operation', 'Calls', 'Last call']}
-      rows=${c.operations.map(
-        (o) =>
-          html`<tr data-endpoint=${o.endpoint}>
-            <td><code>${o.endpoint}</code></td>
-            <td>${o.calls}</td>
-            <td>${timeStamp(o.lastSeen)}</td>
-          </tr>`,
-      )}
+      rows=${callRows(c.operations)}
     />
     <dl class="guide-entry">
       <dt>Before</dt>

@@ -1,5 +1,4 @@
-import { DAY_MS } from '../../../core/lifecycle/index.ts';
-import { fillDays, startOfDay, type DailyCount, type SunsetCountdown } from '../../../core/portal/index.ts';
+import { fillDays, lastDays, type DailyCount, type SunsetCountdown } from '../../../core/portal/index.ts';
 import { sunsetCountdown } from '../../../core/portal/index.ts';
 import type { Client, OutboxNotice } from '../../../kernel/ports/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
@@ -42,10 +41,9 @@ export interface ConsumerData {
 export async function gatherConsumerData(options: DashboardOptions, clientId: string): Promise<ConsumerData> {
   const now = options.clock.now();
   await options.flushUsage();
-  const since = startOfDay(now) - (lookbackDays - 1) * DAY_MS;
   const [rows, days, client, brownouts, notices, elements] = await Promise.all([
-    options.storage.usage.byClient({ since, clientId }),
-    options.storage.usage.byDay({ since: startOfDay(now) - 29 * DAY_MS, clientId }),
+    options.storage.usage.byClient({ since: lastDays(now, lookbackDays).from, clientId }),
+    options.storage.usage.byDay({ since: lastDays(now, 30).from, clientId }),
     options.storage.clients.find(clientId),
     options.storage.notices.listBrownouts(),
     recentNotices(options, clientId),
@@ -108,13 +106,11 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
 
 /** Calls per version per day over the last 30 days, a series per version, days without calls as 0. */
 export function dailySeries(days: Array<{ version: string; day: number; calls: number }>, now: number) {
-  const today = startOfDay(now);
   return [...new Set(days.map((d) => d.version))].sort().map((name) => ({
     name,
     points: fillDays({
       counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
-      from: today - 29 * DAY_MS,
-      to: today,
+      ...lastDays(now, 30),
     }),
   }));
 }

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { DailyChart } from '../charts/daily-chart.ts';
 import { breaksPath } from '../../../core/portal/index.ts';
-import { html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
+import { callRows, html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
 import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
 import { ConsumerElementsSection } from './element-view.ts';
@@ -151,14 +151,7 @@ function Warning(props: { warning: ConsumerWarning; client?: string }): VNode {
       class="called"
       caption=${`Your calls in the last ${lookbackDays} days`}
       head=${['Endpoint', 'Calls', 'Last seen']}
-      rows=${w.endpoints.map(
-        (e) =>
-          html`<tr data-endpoint=${e.endpoint}>
-            <td><code>${e.endpoint}</code></td>
-            <td>${e.calls}</td>
-            <td>${timeStamp(e.lastSeen)}</td>
-          </tr>`,
-      )}
+      rows=${callRows(w.endpoints)}
     />
     ${
       w.breaking.length > 0 &&

@@ -7,7 +7,7 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import { declineRequest, grantRequest } from '../../lifecycle/extended-access/request-routes.ts';
 import { prefersHtml } from '../prefers-html.ts';
 import { gatherConsumerData, type ConsumerWarning } from './consumer-data.ts';
-import { assertSameOrigin, type DashboardKit } from './dashboard-kit.ts';
+import type { DashboardKit } from './dashboard-kit.ts';
 import type { PortalSession } from './session.ts';
 import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { subjectCap } from '../../lifecycle/extended-access/check-grant.ts';
@@ -26,19 +26,15 @@ export function registerPortalExtendedAccessRoutes(
   render: (reply: FastifyReply, o: { session: PortalSession; error: string }) => Promise<FastifyReply>,
 ): void {
   const { options } = kit;
-  const decide = {
-    storage: options.storage,
-    runtime: options.runtime,
-    clock: options.clock,
-    ...(options.decisionNotices ? { decisionNotices: options.decisionNotices } : {}),
-  };
   const form = async (
     { request, reply }: { request: FastifyRequest; reply: FastifyReply },
     role: PortalSession['role'],
     act: (session: PortalSession, body: Record<string, unknown>) => Promise<unknown>,
   ) => {
-    const session = await signedIn(kit, request, role);
+    const session = await kit.formSession(request);
     if (!session) return kit.toSignIn(reply);
+    // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
+    if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
     try {
       await act(session, (request.body ?? {}) as Record<string, unknown>);
     } catch (error) {
@@ -88,12 +84,12 @@ export function registerPortalExtendedAccessRoutes(
       form({ request, reply }, 'admin', async (session, body) => {
         const until = typeof body.until === 'string' && body.until.length <= 40 ? body.until : '';
         const note = body.note === undefined || body.note === '' ? null : text(body.note, 'note');
-        await grantRequest(decide, { id: idOf(request), until, note, actor: actorOf(session) });
+        await grantRequest(options, { id: idOf(request), until, note, actor: actorOf(session) });
       }),
     );
     portal.post(`${path}/:id/decline`, (request, reply) =>
       form({ request, reply }, 'admin', async (session, body) => {
-        await declineRequest(decide, {
+        await declineRequest(options, {
           id: idOf(request),
           reason: text(body.reason, 'reason'),
           actor: actorOf(session),
@@ -101,21 +97,6 @@ export function registerPortalExtendedAccessRoutes(
       }),
     );
   }
-}
-
-/** The session of a form post in this role, checked for origin and CSRF; undefined when not signed in. */
-async function signedIn(
-  kit: DashboardKit,
-  request: FastifyRequest,
-  role: PortalSession['role'],
-): Promise<PortalSession | undefined> {
-  assertSameOrigin(request, kit.options.publicUrl);
-  const session = await kit.sessions.sessionOf(request);
-  if (!session) return undefined;
-  kit.assertCsrf(session, request);
-  // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
-  if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
-  return session;
 }
 
 const actorOf = (session: PortalSession) => (session.keyId === 'admin' ? 'admin' : `portal (${session.keyId})`);

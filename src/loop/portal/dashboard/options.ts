@@ -1,4 +1,5 @@
 import type { Clock } from '../../../core/clock/index.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { BreakingChange } from '../../lifecycle/breaks/breaks-options.ts';
@@ -14,14 +15,16 @@ import type {
   UsageStore,
 } from '../../../kernel/ports/index.ts';
 
-/** What the dashboard reads: ports only, never storage directly. */
+/** What the portal's pages read: ports only, never storage directly. */
 export interface DashboardOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
   clock: Clock;
   prefix: string;
-  /** The API's title (`api.title`): the pages' and feeds' name. */
+  /** The API's title (`api.title`): the pages' and feeds' name, never the reference service's. */
   title: string;
+  /** The planned brownouts (config and management API), for the changelog. */
+  brownouts: () => readonly Brownout[];
   storage: {
     apiKeys: ApiKeyStore;
     clients: ClientStore;

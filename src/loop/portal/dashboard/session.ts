@@ -16,17 +16,7 @@ export interface PortalSession {
   expiresAt: number;
 }
 
-export interface SessionCodec {
-  issue(session: Omit<PortalSession, 'sessionId' | 'expiresAt'>): Promise<{ token: string; session: PortalSession }>;
-  /** The session of a cookie value; `undefined` when forged, altered, expired or malformed. */
-  read(token: string | undefined): Promise<PortalSession | undefined>;
-  csrfToken(session: PortalSession): string;
-  checkCsrf(session: PortalSession, token: unknown): boolean;
-  /** The secret part of a key's personal feed URL: `<keyId>.<mac>`. */
-  feedToken(keyId: string): string;
-  /** The key id a feed token was made for, or `undefined` when it is not one of ours. */
-  feedKeyOf(token: string): string | undefined;
-}
+export type SessionCodec = ReturnType<typeof createSessionCodec>;
 
 /** How long a sign-in lasts: short, since nothing on the server can end it early but a revoked key. */
 export const sessionSeconds = 30 * 60;
@@ -35,7 +25,7 @@ export const sessionSeconds = 30 * 60;
  * A stateless session: an HS256 JWT cookie. The CSRF token is an HMAC of the session id, so a form
  * holds only for the sign-in that rendered it; a feed URL carries an HMAC of the key id.
  */
-export function createSessionCodec(options: { secret?: string; clock: Clock }): SessionCodec {
+export function createSessionCodec(options: { secret?: string; clock: Clock }) {
   const secret = options.secret ? Buffer.from(options.secret) : randomBytes(32);
   const key = new Uint8Array(secret);
   const csrfToken = (session: PortalSession) =>
@@ -43,7 +33,9 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }): 
   const feedMac = (keyId: string) => createHmac('sha256', secret).update(`feed:${keyId}`).digest('base64url');
   const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
-    async issue(fields) {
+    async issue(
+      fields: Omit<PortalSession, 'sessionId' | 'expiresAt'>,
+    ): Promise<{ token: string; session: PortalSession }> {
       const now = options.clock.now();
       const session: PortalSession = {
         ...fields,
@@ -60,7 +52,8 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }): 
         .sign(key);
       return { token, session };
     },
-    async read(token) {
+    /** The session of a cookie value; `undefined` when forged, altered, expired or malformed. */
+    async read(token: string | undefined): Promise<PortalSession | undefined> {
       if (!token || token.length > 2000) return undefined;
       try {
         const { payload } = await jwtVerify(token, key, {
@@ -84,11 +77,13 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }): 
       }
     },
     csrfToken,
-    checkCsrf(session, token) {
+    checkCsrf(session: PortalSession, token: unknown): boolean {
       return typeof token === 'string' && same(token, csrfToken(session));
     },
-    feedToken: (keyId) => `${keyId}.${feedMac(keyId)}`,
-    feedKeyOf(token) {
+    /** The secret part of a key's personal feed URL: `<keyId>.<mac>`. */
+    feedToken: (keyId: string) => `${keyId}.${feedMac(keyId)}`,
+    /** The key id a feed token was made for, or `undefined` when it is not one of ours. */
+    feedKeyOf(token: string): string | undefined {
       const dot = token.lastIndexOf('.');
       if (dot <= 0 || token.length > 200) return undefined;
       const keyId = token.slice(0, dot);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { html } from '../html.ts';
 import { gatherAdminData } from './admin-data.ts';
 import { AdminView } from './admin-view.ts';
@@ -15,7 +14,7 @@ import type { PortalSession } from './session.ts';
 
 /** `/portal`, the owner's overview or a consumer's own usage by role (with extended access), and `/portal/clients/:id`. */
 export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit): void {
-  const { options, codec, sessions, page } = kit;
+  const { options, codec, page } = kit;
   // The dashboard by role; `error` is a refused extended-access form's problem, shown beside the forms.
   const dashboard = async (reply: FastifyReply, { session, error }: { session: PortalSession; error?: string }) => {
     if (session.role === 'admin') {
@@ -43,29 +42,26 @@ export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit):
       session,
     });
   };
-  portal.get('/', async (request, reply) => {
-    const session = await sessions.sessionOf(request);
-    if (!session) return kit.toSignIn(reply);
-    return dashboard(reply, { session });
-  });
+  portal.get(
+    '/',
+    kit.signedIn(async (_request, reply, session) => dashboard(reply, { session })),
+  );
   registerPortalExtendedAccessRoutes(portal, kit, dashboard);
-  portal.get('/clients/:id', async (request, reply) => {
-    const session = await sessions.sessionOf(request);
-    if (!session) return kit.toSignIn(reply);
-    const id = (request.params as { id: string }).id;
-    // A consumer sees its own client only; any other id is "not found", so ids cannot be probed.
-    const allowed =
-      session.role === 'admin' ? (await options.storage.clients.find(id)) !== undefined : id === session.clientId;
-    if (!allowed) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
-    const data = await gatherConsumerData(options, id);
-    return page(reply, {
-      title: 'Client usage',
-      body: html`<${ConsumerView}
-        data=${data}
-        heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'}
-        client=${session.role === 'admin' ? id : undefined}
-      />`,
-      session,
-    });
-  });
+  portal.get(
+    '/clients/:id',
+    kit.signedIn(async (request, reply, session) => {
+      const id = (request.params as { id: string }).id;
+      await kit.assertClient(session, id);
+      const data = await gatherConsumerData(options, id);
+      return page(reply, {
+        title: 'Client usage',
+        body: html`<${ConsumerView}
+          data=${data}
+          heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'}
+          client=${session.role === 'admin' ? id : undefined}
+        />`,
+        session,
+      });
+    }),
+  );
 }
