@@ -216,7 +216,7 @@ interface BrownoutsTable {
 }
 
 /** The `versionary_change_approvals` table: approvals of breaking changes by fingerprint, revoked ones kept. */
-export interface ChangeApprovalsTable {
+interface ChangeApprovalsTable {
   id: string;
   fingerprint: string;
   reason: string;
@@ -238,7 +238,7 @@ export interface SubjectColumns {
 }
 
 /** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
-export interface ExtendedAccessGrantsTable extends SubjectColumns {
+interface ExtendedAccessGrantsTable extends SubjectColumns {
   id: string;
   client_id: string;
   until_at: number;
@@ -261,7 +261,7 @@ interface UsageLogOffsetsTable {
 }
 
 /** The `versionary_extended_access_requests` table: consumers' requests for extended access, decided ones kept. */
-export interface ExtendedAccessRequestsTable extends SubjectColumns {
+interface ExtendedAccessRequestsTable extends SubjectColumns {
   id: string;
   client_id: string;
   reason: string;
