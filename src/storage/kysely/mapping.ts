@@ -24,7 +24,8 @@ export const asIs: Field<any> = oneColumn((value) => value);
 /** An instant or a count; null stays null. PostgreSQL answers bigint columns as strings. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const numeric: Field<any> = oneColumn((value) => (value === null ? null : Number(value)));
-export const json: Field<unknown> = oneColumn((value) => JSON.parse(value as string), JSON.stringify);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const json: Field<any> = oneColumn((value) => JSON.parse(value as string), JSON.stringify);
 export const flag: Field<boolean> = oneColumn(
   (value) => Number(value) === 1,
   (value) => (value ? 1 : 0),

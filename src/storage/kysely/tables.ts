@@ -202,7 +202,7 @@ export interface NoticeOutboxTable {
 }
 
 /** The `versionary_brownouts` table: planned windows of a version or endpoint answering as removed. */
-interface BrownoutsTable {
+export interface BrownoutsTable {
   id: string;
   version: string;
   endpoint: string | null;
