@@ -71,6 +71,28 @@ async function scanSlice<Row extends Record<string, unknown>>(
   }
 }
 
+/** The columns of usage reads that hold counts and instants. */
+const numbers = new Set(['id', 'at', 'day', 'calls', 'clients', 'endpoints', 'first_seen', 'last_seen']);
+
+/**
+ * A usage row as the port's record: its columns in camel case, in the order selected, counts and
+ * instants as numbers (both drivers may hand back bigints as strings).
+ */
+export function recordOf<T>(row: Record<string, unknown>): T {
+  const record: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row))
+    record[column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = numbers.has(column)
+      ? Number(value)
+      : value;
+  return record as T;
+}
+
+/** The records of an aggregate read ({@link recordOf}). */
+export async function readRecords<T>(db: Kysely<Tables>, query: RawBuilder<unknown>): Promise<T[]> {
+  const { rows } = await (query as RawBuilder<Record<string, unknown>>).execute(db);
+  return rows.map((row) => recordOf<T>(row));
+}
+
 /** Strings in code point order: SQLite's BINARY order, and PostgreSQL's under C collation. */
 export function codePointOrder(a: string, b: string): number {
   if (a === b) return 0;
