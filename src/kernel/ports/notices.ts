@@ -8,12 +8,10 @@ export type NoticeChannelName = string;
 
 /**
  * Delivery states of an outbox row. `pending` and `retrying` rows are claimed by workers;
- * the other three are final.
+ * the other three are final. Every status, for validation and docs.
  */
-export type OutboxStatus = 'pending' | 'sent' | 'retrying' | 'failed' | 'unsubscribed';
-
-/** Every status, for validation and docs. */
-export const outboxStatuses: readonly OutboxStatus[] = ['pending', 'sent', 'retrying', 'failed', 'unsubscribed'];
+export const outboxStatuses = ['pending', 'sent', 'retrying', 'failed', 'unsubscribed'] as const;
+export type OutboxStatus = (typeof outboxStatuses)[number];
 
 /** A notice to write to the outbox: one per channel and recipient. */
 export interface NewOutboxNotice {

@@ -25,13 +25,8 @@ export type UserListRecord = Pick<UserRecord, 'id'> & Partial<Pick<UserRecord, U
 /** The columns a page of users can be asked to read, besides the id it always reads. */
 export type UserListColumn = 'name' | 'email' | 'nickname' | 'status';
 
-/** The writable fields of a user. */
-export interface UserValues {
-  name: string;
-  email: string | null;
-  nickname: string | null;
-  status: UserStatus;
-}
+/** The writable fields of a user: those a list item shows. */
+export type UserValues = Pick<UserRecord, UserListColumn>;
 
 /** One page of a keyset-paginated list. */
 export interface Page<T> {
