@@ -39,7 +39,7 @@ export interface ClientUsageRow {
 type ClientTotalsRow = Omit<ClientUsageRow, 'endpoint' | 'keyId' | 'userAgent'>;
 
 /** Usage of one UTC day and version (and client, when asked per client). */
-export interface DailyUsageRow {
+interface DailyUsageRow {
   /** Start of the UTC day, epoch milliseconds. */
   day: number;
   version: string;
@@ -49,7 +49,7 @@ export interface DailyUsageRow {
 }
 
 /** Usage of one deprecated element (field or query parameter) of a version, over every call recorded. */
-export interface ElementUsageRow {
+interface ElementUsageRow {
   version: string;
   /** `User.nickname`, `GET /users?order`. */
   element: string;

@@ -1,25 +1,17 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ClientUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
-import { codePointOrder, dayMs, filterSql, minuteMs, scanPages, type Filters } from './usage-paged-scan.ts';
+import {
+  addUp,
+  dayMs,
+  filterSql,
+  minuteMs,
+  scanPages,
+  sortedSums,
+  type Filters,
+  type Sum,
+} from './usage-paged-scan.ts';
 import { rollups } from './usage-rollups.ts';
-
-interface RawRow extends Record<string, unknown> {
-  client_id: string;
-  version: string;
-  endpoint: string;
-  key_id: string;
-  calls: number | string;
-  first_seen: number | string;
-  last_seen: number | string;
-  user_agent: string | null;
-}
-
-/** A key's sums, with the User-Agent of its latest call ('' when that call sent none). */
-interface Sum extends Omit<ClientUsageRow, 'keyId' | 'userAgent'> {
-  keyId: string;
-  agent: string;
-}
 
 type Table = 'versionary_usage_minutes' | 'versionary_usage_days' | 'versionary_usage_totals';
 
@@ -30,6 +22,7 @@ interface Part {
 }
 
 const columns = sql`client_id, version, endpoint, key_id, calls, first_seen, last_seen, user_agent`;
+const keyColumns = ['client_id', 'version', 'endpoint', 'key_id'];
 
 /**
  * Usage per (client, version, endpoint, key) of a window: the totals when the window holds every
@@ -60,11 +53,15 @@ export async function readByClient(
     (options.until === undefined || Math.floor(last / minuteMs) * minuteMs < options.until);
   const sums = new Map<string, Sum>();
   for (const part of coversAll ? [{ table: 'versionary_usage_totals' as const }] : windowParts(options, last))
-    await readPart(db, { part, filters, pageRows, sums });
-  return [...sums.values()].sort(byKey).map(({ keyId, agent, ...row }) => ({
-    ...row,
-    ...(keyId !== '' ? { keyId } : {}),
-    ...(agent ? { userAgent: agent } : {}),
+    await scanPages(
+      db,
+      { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },
+      (rows) => addUp(sums, keyColumns, rows),
+    );
+  return sortedSums(sums, ['clientId', 'version', 'endpoint', 'keyId']).map(({ keyId, agent, ...row }) => ({
+    ...(row as Omit<ClientUsageRow, 'keyId' | 'userAgent'>),
+    ...(keyId !== '' ? { keyId: keyId as string } : {}),
+    ...(agent ? { userAgent: agent as string } : {}),
   }));
 }
 
@@ -88,59 +85,6 @@ function windowParts(options: { since: number; until?: number | undefined }, las
     });
   if (until !== undefined && until > daysTo) minutes(daysTo, until);
   return parts;
-}
-
-async function readPart(
-  db: Kysely<Tables>,
-  options: { part: Part; filters: RawBuilder<unknown>[]; pageRows: number; sums: Map<string, Sum> },
-): Promise<void> {
-  const { part, filters, pageRows, sums } = options;
-  await scanPages<RawRow>(
-    db,
-    { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },
-    (rows) => {
-      for (const r of rows) add(sums, r);
-    },
-  );
-}
-
-function add(sums: Map<string, Sum>, r: RawRow): void {
-  const key = `${r.client_id}\u0000${r.version}\u0000${r.endpoint}\u0000${r.key_id}`;
-  // Both drivers may hand back bigints as strings.
-  const [calls, firstSeen, lastSeen, agent] = [
-    Number(r.calls),
-    Number(r.first_seen),
-    Number(r.last_seen),
-    r.user_agent ?? '',
-  ];
-  const sum = sums.get(key);
-  if (!sum) {
-    sums.set(key, {
-      clientId: r.client_id,
-      version: r.version,
-      endpoint: r.endpoint,
-      keyId: r.key_id,
-      calls,
-      firstSeen,
-      lastSeen,
-      agent,
-    });
-    return;
-  }
-  sum.calls += calls;
-  if (firstSeen < sum.firstSeen) sum.firstSeen = firstSeen;
-  // The latest call's User-Agent; of two rows as late, the greater, as SQL's MAX over both picked before.
-  if (lastSeen > sum.lastSeen || (lastSeen === sum.lastSeen && codePointOrder(agent, sum.agent) > 0)) sum.agent = agent;
-  if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
-}
-
-function byKey(a: Sum, b: Sum): number {
-  return (
-    codePointOrder(a.clientId, b.clientId) ||
-    codePointOrder(a.version, b.version) ||
-    codePointOrder(a.endpoint, b.endpoint) ||
-    codePointOrder(a.keyId, b.keyId)
-  );
 }
 
 /**
