@@ -7,19 +7,11 @@ import type {
   ExtendedAccessRequestStore,
   ExtendedAccessStore,
 } from '../../kernel/ports/index.ts';
-import { asIs, inColumn, numeric, rowMapping, subject, type Fields, type Row } from './mapping.ts';
+import { asIs, inColumn, matching, numeric, rowMapping, subject, type Fields, type Row } from './mapping.ts';
 import type { Tables } from './tables.ts';
 
 type Loose = Record<string, Row>;
 type Query = SelectQueryBuilder<Loose, string, Row>;
-
-/** Narrow a query to the rows whose columns equal `values` (null: is null); an undefined value narrows nothing. */
-function matching<Q>(query: Q, values: Row): Q {
-  let q = query as unknown as Query;
-  for (const [column, value] of Object.entries(values))
-    if (value !== undefined) q = q.where(column, value === null ? 'is' : '=', value);
-  return q as unknown as Q;
-}
 
 /**
  * The one shape of the loop's dated audit tables (approvals, grants of extended access, requests

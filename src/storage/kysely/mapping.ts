@@ -1,3 +1,4 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { ExtendedAccessSubject } from '../../kernel/ports/index.ts';
 import type { SubjectColumns } from './tables.ts';
 
@@ -88,4 +89,12 @@ export function rowMapping<Rec extends object>(fields: Fields<Rec>) {
       return record as Rec;
     },
   };
+}
+
+/** Narrow a query to the rows whose columns equal `values` (null: is null); an undefined value narrows nothing. */
+export function matching<Q>(query: Q, values: Row): Q {
+  let q = query as unknown as SelectQueryBuilder<Record<string, Row>, string, Row>;
+  for (const [column, value] of Object.entries(values))
+    if (value !== undefined) q = q.where(column, value === null ? 'is' : '=', value);
+  return q as unknown as Q;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ClientUsageRow } from '../../kernel/ports/index.ts';
+import { matching, type Row } from './mapping.ts';
 import type { Tables } from './tables.ts';
 import {
   addUp,
@@ -95,33 +96,27 @@ export async function readCalledBefore(
   db: Kysely<Tables>,
   o: { clientId: string; version: string; endpoint?: string; element?: string; before: number },
 ): Promise<boolean> {
-  if (o.element !== undefined) {
-    const row = await db
-      .selectFrom('versionary_usage_elements')
-      .select('client_id')
-      .where('client_id', '=', o.clientId)
-      .where('version', '=', o.version)
-      .where('element', '=', o.element)
-      .where('first_seen', '<', o.before)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  const calls = { client_id: o.clientId, version: o.version, endpoint: o.endpoint };
+  const probes: Array<[table: keyof Tables, values: Row, time: string, operator: '<' | '<=', at: number]> =
+    o.element !== undefined
+      ? [
+          [
+            'versionary_usage_elements',
+            { ...calls, endpoint: undefined, element: o.element },
+            'first_seen',
+            '<',
+            o.before,
+          ],
+        ]
+      : [
+          ['versionary_usage_totals', calls, 'first_seen', '<', o.before],
+          // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
+          ['versionary_usage_operation_hours', calls, 'hour', '<=', o.before - 3_600_000],
+        ];
+  const loose = db as unknown as Kysely<Record<string, Row>>;
+  for (const [table, values, time, operator, at] of probes) {
+    const query = matching(loose.selectFrom(table).select('client_id'), values).where(time, operator, at);
+    if ((await query.limit(1).executeTakeFirst()) !== undefined) return true;
   }
-  let totals = db
-    .selectFrom('versionary_usage_totals')
-    .select('client_id')
-    .where('client_id', '=', o.clientId)
-    .where('version', '=', o.version)
-    .where('first_seen', '<', o.before);
-  if (o.endpoint !== undefined) totals = totals.where('endpoint', '=', o.endpoint);
-  if ((await totals.limit(1).executeTakeFirst()) !== undefined) return true;
-  let hours = db
-    .selectFrom('versionary_usage_operation_hours')
-    .select('client_id')
-    .where('client_id', '=', o.clientId)
-    .where('version', '=', o.version)
-    // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
-    .where('hour', '<=', o.before - 3_600_000);
-  if (o.endpoint !== undefined) hours = hours.where('endpoint', '=', o.endpoint);
-  return (await hours.limit(1).executeTakeFirst()) !== undefined;
+  return false;
 }
