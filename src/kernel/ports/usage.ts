@@ -1,3 +1,5 @@
+import type { Page, PageOptions } from './users.ts';
+
 /** One recorded call to a deprecated or removed version or endpoint. */
 export interface UsageCall {
   version: string;
@@ -112,12 +114,7 @@ export interface UsageStore {
   /** Element calls per (client, element, version, endpoint), of one client when asked; ordered by those keys. */
   elementCalls(options?: { clientId?: string }): Promise<ClientElementUsageRow[]>;
   /** Raw events still within retention, newest last. */
-  list(options: {
-    version: string;
-    clientId?: string;
-    limit: number;
-    afterId: number;
-  }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
+  list(options: PageOptions & { version: string; clientId?: string }): Promise<Page<UsageCall & { id: number }>>;
   /** Delete raw events recorded before `before`; returns how many went. Rollups are kept. */
   pruneRaw(options: { before: number }): Promise<number>;
   /**

@@ -56,8 +56,7 @@ type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 
  * concurrent writers never lose each other's changes.
  */
 export interface UserStore {
-  /** With `owner`, only that owner's users. */
-  /** With `columns`, only those (and the id) are read: a sparse fieldset's page. */
+  /** With `owner`, only that owner's users; with `columns`, only those (and the id) are read: a sparse fieldset's page. */
   list(options: PageOptions & { owner?: Owner; columns?: readonly UserListColumn[] }): Promise<Page<UserListRecord>>;
   get(id: number): Promise<UserRecord | undefined>;
   create(options: { values: UserValues; at: string; clientId?: Owner }): Promise<UserRecord>;
