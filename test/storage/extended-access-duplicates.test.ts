@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createMigrationProvider, loopMigrationTables } from '../../src/storage/kysely/migrations/index.ts';
 import { SchemaPostgresDialect } from '../../src/storage/postgres/open-postgres-storage.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
-import { createExtendedAccessStore } from '../../src/storage/kysely/extended-access-store.ts';
+import { createExtendedAccessStore } from '../../src/storage/kysely/audit-stores.ts';
 
 const url = process.env.VERSIONARY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const t0 = Date.UTC(2026, 0, 10);

@@ -17,6 +17,8 @@ export interface ApprovalStore {
   find(id: string): Promise<ChangeApproval | undefined>;
   /** Oldest first. Without `includeRevoked`, only approvals neither revoked nor expired at `now`. */
   list(options: { now: number; includeRevoked?: boolean }): Promise<ChangeApproval[]>;
-  /** True when the approval was active (not revoked) and is now revoked. */
-  revoke(options: { id: string; at: number; by: string }): Promise<boolean>;
+  revoke: Revoke;
 }
+
+/** Revoke a record of an audit trail (approvals, grants): true when it was active (not revoked) and is now revoked. */
+export type Revoke = (options: { id: string; at: number; by: string }) => Promise<boolean>;

@@ -1,3 +1,5 @@
+import type { Revoke } from './approvals.ts';
+
 /**
  * What a grant covers: a whole version, one endpoint of it, or one deprecated element (a
  * field or query parameter, named as the deprecations list names it: `User.nickname`,
@@ -36,6 +38,5 @@ export interface ExtendedAccessStore {
   find(id: string): Promise<ExtendedAccessGrant | undefined>;
   /** Oldest first; of one client when asked. Without `includeRevoked`, only the ones not revoked. */
   list(options?: { clientId?: string; includeRevoked?: boolean }): Promise<ExtendedAccessGrant[]>;
-  /** True when the grant was active (not revoked) and is now revoked. */
-  revoke(options: { id: string; at: number; by: string }): Promise<boolean>;
+  revoke: Revoke;
 }

@@ -21,8 +21,6 @@ export type {
 export type {
   ClientElementUsageRow,
   ClientUsageRow,
-  ElementUsageRow,
-  DailyUsageRow,
   OperationCount,
   OperationUsageRow,
   UsageCall,

@@ -1,4 +1,5 @@
 import type { Brownout, NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
+import type { Page, PageOptions } from './users.ts';
 
 /**
  * How a notice travels: the name of a channel (`email`, `webhook`, or one an app adds), lower-case
@@ -8,12 +9,10 @@ export type NoticeChannelName = string;
 
 /**
  * Delivery states of an outbox row. `pending` and `retrying` rows are claimed by workers;
- * the other three are final.
+ * the other three are final. Every status, for validation and docs.
  */
-export type OutboxStatus = 'pending' | 'sent' | 'retrying' | 'failed' | 'unsubscribed';
-
-/** Every status, for validation and docs. */
-export const outboxStatuses: readonly OutboxStatus[] = ['pending', 'sent', 'retrying', 'failed', 'unsubscribed'];
+export const outboxStatuses = ['pending', 'sent', 'retrying', 'failed', 'unsubscribed'] as const;
+export type OutboxStatus = (typeof outboxStatuses)[number];
 
 /** A notice to write to the outbox: one per channel and recipient. */
 export interface NewOutboxNotice {
@@ -72,13 +71,7 @@ export interface NoticeStore {
   complete(options: { id: number; owner: string; outcome: DeliveryOutcome }): Promise<boolean>;
   /** Mark the unsent rows of one recipient unsubscribed; returns how many. */
   unsubscribe(options: { clientId: string; recipient: string; at: number }): Promise<number>;
-  list(options: {
-    clientId?: string;
-    status?: OutboxStatus;
-    kind?: NoticeKind;
-    limit: number;
-    afterId: number;
-  }): Promise<{ items: OutboxNotice[]; nextAfter: number | null }>;
+  list(options: PageOptions & Partial<Pick<OutboxNotice, 'clientId' | 'status' | 'kind'>>): Promise<Page<OutboxNotice>>;
   get(id: number): Promise<OutboxNotice | undefined>;
   /** Planned brownouts, global and rehearsals, by start. */
   listBrownouts(): Promise<Brownout[]>;

@@ -1,5 +1,6 @@
 import { stateKey } from '../../http/pipeline/request-state.ts';
 import type { FastifyRequest } from 'fastify';
+import type { UsageCall } from './usage.ts';
 
 /** The roles a credential can hold. */
 export type Role = 'read' | 'write' | 'admin';
@@ -60,11 +61,7 @@ export interface AppIdentity {
 }
 
 /** Who a usage record counts a call for. */
-export interface UsageIdentity {
-  clientId: string;
-  keyId?: string;
-  userAgent?: string;
-}
+export type UsageIdentity = Pick<UsageCall, 'clientId' | 'keyId' | 'userAgent'>;
 
 /** The client a request's usage counts for: the credential's client when it has one, else the credential id (or `ip:<address>`). */
 export function usageClientIdOf(request: FastifyRequest): string {

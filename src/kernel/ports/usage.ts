@@ -1,3 +1,5 @@
+import type { Page, PageOptions } from './users.ts';
+
 /** One recorded call to a deprecated or removed version or endpoint. */
 export interface UsageCall {
   version: string;
@@ -36,16 +38,10 @@ export interface ClientUsageRow {
 }
 
 /** Usage of one client and version over a window of whole UTC days. */
-interface ClientTotalsRow {
-  clientId: string;
-  version: string;
-  calls: number;
-  firstSeen: number;
-  lastSeen: number;
-}
+type ClientTotalsRow = Omit<ClientUsageRow, 'endpoint' | 'keyId' | 'userAgent'>;
 
 /** Usage of one UTC day and version (and client, when asked per client). */
-export interface DailyUsageRow {
+interface DailyUsageRow {
   /** Start of the UTC day, epoch milliseconds. */
   day: number;
   version: string;
@@ -55,7 +51,7 @@ export interface DailyUsageRow {
 }
 
 /** Usage of one deprecated element (field or query parameter) of a version, over every call recorded. */
-export interface ElementUsageRow {
+interface ElementUsageRow {
   version: string;
   /** `User.nickname`, `GET /users?order`. */
   element: string;
@@ -66,15 +62,7 @@ export interface ElementUsageRow {
 }
 
 /** One client's calls that used a deprecated element, per (element, version, endpoint). */
-export interface ClientElementUsageRow {
-  clientId: string;
-  element: string;
-  version: string;
-  endpoint: string;
-  calls: number;
-  firstSeen: number;
-  lastSeen: number;
-}
+export type ClientElementUsageRow = Omit<ClientUsageRow, 'keyId' | 'userAgent'> & { element: string };
 
 /** Calls of one (UTC hour, version, operation, client); every version is counted. */
 export interface OperationCount {
@@ -90,18 +78,7 @@ export interface OperationCount {
 }
 
 /** Calls of one (version, operation, client) over a window. */
-export interface OperationUsageRow {
-  version: string;
-  endpoint: string;
-  clientId: string;
-  calls: number;
-  lastSeen: number;
-}
-
-interface UsageInsertOptions {
-  /** Also keep each call as a raw event (listed by {@link UsageStore.list}); rollups are always written. */
-  keepRaw: boolean;
-}
+export type OperationUsageRow = Omit<OperationCount, 'hour'>;
 
 /** The calls a read counts: from `since` to before `until`, of one version or client when asked. */
 interface UsageWindow {
@@ -118,7 +95,8 @@ interface UsageWindow {
  * them, so summaries read a few rows whatever the volume.
  */
 export interface UsageStore {
-  insert(records: UsageCall[], options?: UsageInsertOptions): Promise<void>;
+  /** With `keepRaw`, each call is kept as a raw event too (listed by {@link UsageStore.list}); rollups are always written. */
+  insert(records: UsageCall[], options?: { keepRaw: boolean }): Promise<void>;
   /** Every call ever recorded for the version: calls, distinct clients, distinct endpoints. */
   summary(version: string): Promise<UsageSummary>;
   /** Usage per (client, version, endpoint, key) of calls at or after `since` and before `until`, exact to the minute. */
@@ -136,12 +114,7 @@ export interface UsageStore {
   /** Element calls per (client, element, version, endpoint), of one client when asked; ordered by those keys. */
   elementCalls(options?: { clientId?: string }): Promise<ClientElementUsageRow[]>;
   /** Raw events still within retention, newest last. */
-  list(options: {
-    version: string;
-    clientId?: string;
-    limit: number;
-    afterId: number;
-  }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
+  list(options: PageOptions & { version: string; clientId?: string }): Promise<Page<UsageCall & { id: number }>>;
   /** Delete raw events recorded before `before`; returns how many went. Rollups are kept. */
   pruneRaw(options: { before: number }): Promise<number>;
   /**
@@ -158,13 +131,9 @@ export interface UsageStore {
    * and the hourly operation counts (hours that ended by it), so it holds for calls made
    * before the version was deprecated too, as long as those hours are kept.
    */
-  calledBefore(options: {
-    clientId: string;
-    version: string;
-    endpoint?: string;
-    element?: string;
-    before: number;
-  }): Promise<boolean>;
+  calledBefore(
+    options: Pick<UsageCall, 'clientId' | 'version' | 'element'> & { endpoint?: string; before: number },
+  ): Promise<boolean>;
   /** Delete the hourly counts of hours that ended by `before` (those starting before its hour); returns how many rows went. */
   pruneOperationCounts(options: { before: number }): Promise<number>;
 }

@@ -25,13 +25,8 @@ export type UserListRecord = Pick<UserRecord, 'id'> & Partial<Pick<UserRecord, U
 /** The columns a page of users can be asked to read, besides the id it always reads. */
 export type UserListColumn = 'name' | 'email' | 'nickname' | 'status';
 
-/** The writable fields of a user. */
-export interface UserValues {
-  name: string;
-  email: string | null;
-  nickname: string | null;
-  status: UserStatus;
-}
+/** The writable fields of a user: those a list item shows. */
+export type UserValues = Pick<UserRecord, UserListColumn>;
 
 /** One page of a keyset-paginated list. */
 export interface Page<T> {
@@ -61,8 +56,7 @@ type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 
  * concurrent writers never lose each other's changes.
  */
 export interface UserStore {
-  /** With `owner`, only that owner's users. */
-  /** With `columns`, only those (and the id) are read: a sparse fieldset's page. */
+  /** With `owner`, only that owner's users; with `columns`, only those (and the id) are read: a sparse fieldset's page. */
   list(options: PageOptions & { owner?: Owner; columns?: readonly UserListColumn[] }): Promise<Page<UserListRecord>>;
   get(id: number): Promise<UserRecord | undefined>;
   create(options: { values: UserValues; at: string; clientId?: Owner }): Promise<UserRecord>;

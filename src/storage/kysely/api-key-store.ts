@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { ApiKeyRecord, ApiKeyStore } from '../../kernel/ports/index.ts';
+import { asIs, inColumn, json, numeric, rowMapping } from './mapping.ts';
 import { precompile } from './precompile.ts';
 import type { ApiKeysTable, Tables } from './tables.ts';
 
@@ -12,19 +13,10 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
     singleRow: true,
   });
   return {
-    async insert(r) {
+    async insert(record) {
       await db
         .insertInto('versionary_api_keys')
-        .values({
-          id: r.id,
-          name: r.name,
-          roles: JSON.stringify(r.roles),
-          contact: r.contact,
-          key_hash: r.hash,
-          created_at: r.createdAt,
-          revoked_at: r.revokedAt,
-          client_id: r.clientId ?? null,
-        })
+        .values(toRow(record) as Insertable<ApiKeysTable>)
         .execute();
     },
     async find(id) {
@@ -52,15 +44,17 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
   };
 }
 
-function toRecord(row: Selectable<ApiKeysTable>): ApiKeyRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    roles: JSON.parse(row.roles) as string[],
-    contact: row.contact,
-    hash: row.key_hash,
-    createdAt: Number(row.created_at),
-    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-    ...(row.client_id ? { clientId: row.client_id } : {}),
-  };
-}
+const { toRow, fromRow: toRecord } = rowMapping<ApiKeyRecord>({
+  id: asIs,
+  name: asIs,
+  roles: json,
+  contact: asIs,
+  hash: inColumn('key_hash', asIs),
+  createdAt: numeric,
+  revokedAt: numeric,
+  // An empty client is none, as a null one.
+  clientId: {
+    toRow: (clientId) => ({ client_id: clientId ?? null }),
+    fromRow: (row) => (row.client_id as string | null) || undefined,
+  },
+});

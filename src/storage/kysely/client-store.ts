@@ -1,5 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Client, ClientStore } from '../../kernel/ports/index.ts';
+import { asIs, numeric, optional, rowMapping } from './mapping.ts';
 import type { ClientsTable, Tables } from './tables.ts';
 
 /**
@@ -24,11 +25,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       .orderBy('position')
       .execute();
     return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-      ...(r.minimum_version === null ? {} : { minimumVersion: r.minimum_version }),
+      ...clients.fromRow(r),
       contacts: contacts
         .filter((c) => c.client_id === r.id)
         .map((c) => ({ email: c.email, subscribed: Number(c.subscribed) === 1 })),
@@ -41,13 +38,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       await db.transaction().execute(async (tx) => {
         await tx
           .insertInto('versionary_clients')
-          .values({
-            id: client.id,
-            name: client.name,
-            created_at: client.createdAt,
-            updated_at: client.updatedAt,
-            minimum_version: client.minimumVersion ?? null,
-          })
+          .values(clients.toRow(client) as Insertable<ClientsTable>)
           .execute();
         await writeChildren(tx, client);
       });
@@ -96,7 +87,13 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       return db.transaction().execute(async (tx) => {
         const result = await tx
           .updateTable('versionary_clients')
-          .set({ name: client.name, updated_at: client.updatedAt, minimum_version: client.minimumVersion ?? null })
+          .set(
+            clients.columnsOf({
+              name: client.name,
+              updatedAt: client.updatedAt,
+              minimumVersion: client.minimumVersion,
+            }),
+          )
           .where('id', '=', client.id)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
@@ -126,6 +123,14 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
     },
   };
 }
+
+const clients = rowMapping<Omit<Client, 'contacts' | 'webhooks'>>({
+  id: asIs,
+  name: asIs,
+  createdAt: numeric,
+  updatedAt: numeric,
+  minimumVersion: optional(asIs),
+});
 
 async function writeChildren(tx: Transaction<Tables>, client: Client): Promise<void> {
   if (client.contacts.length > 0) {

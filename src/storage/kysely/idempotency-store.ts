@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { IdempotencyStore } from '../../kernel/ports/index.ts';
+import { matching } from './mapping.ts';
 import type { Tables } from './tables.ts';
 
 /**
@@ -11,11 +12,7 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
     async begin({ clientId, key, fingerprint, now, expiredBefore, staleRunningBefore }) {
       // Expired records of every client go here, on the created_at index, so the table stays bounded.
       await db.deleteFrom('versionary_idempotency_keys').where('created_at', '<', expiredBefore).execute();
-      await db
-        .deleteFrom('versionary_idempotency_keys')
-        .where('client_id', '=', clientId)
-        .where('key', '=', key)
-        .where('state', '=', 'running')
+      await matching(db.deleteFrom('versionary_idempotency_keys'), { client_id: clientId, key, state: 'running' })
         .where('created_at', '<', staleRunningBefore)
         .execute();
       const inserted = await db
@@ -55,20 +52,22 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
       await db
         .updateTable('versionary_idempotency_keys')
         .set({ state: 'done', status: response.status, headers: JSON.stringify(response.headers), body: response.body })
-        .where('client_id', '=', clientId)
-        .where('key', '=', key)
-        .where('created_at', '=', claimedAt)
-        .where('state', '=', 'running')
+        .where((eb) => eb.and(claim(clientId, key, claimedAt)))
         .execute();
     },
     async abandon({ clientId, key, claimedAt }) {
       await db
         .deleteFrom('versionary_idempotency_keys')
-        .where('client_id', '=', clientId)
-        .where('key', '=', key)
-        .where('created_at', '=', claimedAt)
-        .where('state', '=', 'running')
+        .where((eb) => eb.and(claim(clientId, key, claimedAt)))
         .execute();
     },
   };
 }
+
+/** The record of a claim, while it still holds its key (made at `claimedAt`, still running). */
+const claim = (clientId: string, key: string, claimedAt: number) => ({
+  client_id: clientId,
+  key,
+  created_at: claimedAt,
+  state: 'running',
+});

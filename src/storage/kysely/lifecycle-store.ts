@@ -1,5 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { DeprecationDates, LifecycleStore } from '../../kernel/ports/index.ts';
+import type { Insertable, Kysely } from 'kysely';
+import { deprecationDateKeys } from '../../core/lifecycle/index.ts';
+import type {
+  DeprecationDates,
+  EndpointDeprecation,
+  LifecycleStore,
+  StoredSchedule,
+} from '../../kernel/ports/index.ts';
+import { asIs, flag, numeric, optional, rowMapping, type Fields } from './mapping.ts';
 import type { Tables } from './tables.ts';
 
 /**
@@ -9,21 +16,10 @@ import type { Tables } from './tables.ts';
 export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
   return {
     async listSchedules() {
-      const rows = await db.selectFrom('versionary_version_schedules').selectAll().execute();
-      return rows.map((r) => ({
-        ...fromDates(r),
-        removed: Number(r.removed) === 1,
-        reason: r.reason === 'critical-fix' ? 'critical-fix' : 'planned',
-        ...(r.config_fingerprint === null ? {} : { configFingerprint: r.config_fingerprint }),
-      }));
+      return (await db.selectFrom('versionary_version_schedules').selectAll().execute()).map(schedules.fromRow);
     },
     async saveSchedule(s) {
-      const row = {
-        ...toDates(s),
-        removed: s.removed ? 1 : 0,
-        reason: s.reason,
-        ...(s.configFingerprint === undefined ? {} : { config_fingerprint: s.configFingerprint }),
-      };
+      const row = schedules.toRow(s) as Insertable<Tables['versionary_version_schedules']>;
       const { version: _key, ...rest } = row;
       await db
         .insertInto('versionary_version_schedules')
@@ -32,64 +28,42 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         .execute();
     },
     async listEndpointDeprecations() {
-      const rows = await db.selectFrom('versionary_endpoint_deprecations').selectAll().execute();
-      return rows.map((r) => ({ ...fromDates(r), method: r.method, path: r.path }));
+      return (await db.selectFrom('versionary_endpoint_deprecations').selectAll().execute()).map(endpoints.fromRow);
     },
     async saveEndpointDeprecation(d) {
-      const { version, ...rest } = toDates(d);
+      const row = endpoints.toRow(d) as Insertable<Tables['versionary_endpoint_deprecations']>;
+      const { version: _version, method: _method, path: _path, ...rest } = row;
       await db
         .insertInto('versionary_endpoint_deprecations')
-        .values({ ...rest, version, method: d.method, path: d.path })
+        .values(row)
         .onConflict((oc) => oc.columns(['version', 'method', 'path']).doUpdateSet(rest))
         .execute();
     },
   };
 }
 
-// The column of each of the port's optional dates: a date the schema adds fails to compile here
-// until it has its column.
-const dateColumn = {
-  extendedAccessUntil: 'extended_access_until',
-  closedToNewClientsAt: 'closed_to_new_clients_at',
-} as const satisfies Record<keyof DeprecationDates, string>;
-
-type DateKey = keyof DeprecationDates;
-type DateColumn = (typeof dateColumn)[DateKey];
-const dateKeys = Object.keys(dateColumn) as DateKey[];
-
-type Dated = { version: string; deprecatedAt: number; sunsetAt: number; migrationUrl: string | null };
-type DatedRow = Record<DateColumn, number | string | null> & {
-  version: string;
-  deprecated_at: number;
-  sunset_at: number;
-  migration_url: string | null;
+// The columns a version's schedule and an endpoint's deprecation share. The optional dates are the
+// lifecycle schema's, each in the column of its name (`extended_access_until`), absent when unset.
+const dated = {
+  version: asIs,
+  deprecatedAt: numeric,
+  sunsetAt: numeric,
+  migrationUrl: asIs,
+  ...(Object.fromEntries(deprecationDateKeys.map((key) => [key, optional(numeric)])) as Fields<DeprecationDates>),
 };
 
-/** The columns a version's schedule and an endpoint's deprecation share. */
-function toDates(d: Dated & DeprecationDates) {
-  return {
-    version: d.version,
-    deprecated_at: d.deprecatedAt,
-    sunset_at: d.sunsetAt,
-    migration_url: d.migrationUrl,
-    ...(Object.fromEntries(dateKeys.map((key) => [dateColumn[key], d[key] ?? null])) as Record<
-      DateColumn,
-      number | null
-    >),
-  };
-}
+const schedules = rowMapping<StoredSchedule>({
+  ...dated,
+  removed: flag,
+  reason: {
+    toRow: (reason) => ({ reason }),
+    fromRow: (row) => (row.reason === 'critical-fix' ? 'critical-fix' : 'planned'),
+  },
+  // Unset, a save keeps the stored one.
+  configFingerprint: {
+    toRow: (value) => (value === undefined ? {} : { config_fingerprint: value }),
+    fromRow: (row) => (row.config_fingerprint as string | null) ?? undefined,
+  },
+});
 
-// Optional dates are absent when unset; PostgreSQL answers bigint columns as strings.
-function fromDates(r: DatedRow): Dated & DeprecationDates {
-  const dates: Dated & DeprecationDates = {
-    version: r.version,
-    deprecatedAt: Number(r.deprecated_at),
-    sunsetAt: Number(r.sunset_at),
-    migrationUrl: r.migration_url,
-  };
-  for (const key of dateKeys) {
-    const at = r[dateColumn[key]];
-    if (at !== null) dates[key] = Number(at);
-  }
-  return dates;
-}
+const endpoints = rowMapping<EndpointDeprecation>({ ...dated, method: asIs, path: asIs });

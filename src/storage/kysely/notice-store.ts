@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
-import type { NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/notices.ts';
-import type { NoticeOutboxTable, Tables } from './tables.ts';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Brownout, NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
+import type { NoticeStore, OutboxNotice } from '../../kernel/ports/notices.ts';
+import { asIs, inColumn, json, numeric, optional, rowMapping } from './mapping.ts';
+import type { BrownoutsTable, NoticeOutboxTable, Tables } from './tables.ts';
 
 export interface NoticeStoreOptions {
   /**
@@ -19,23 +20,16 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
         const result = await db
           .insertInto('versionary_notice_outbox')
           .values({
-            client_id: r.clientId,
-            subject: r.subject,
-            kind: r.kind,
-            step: r.step,
-            sunset_at: r.sunsetAt,
-            channel: r.channel,
-            recipient: r.recipient,
-            payload: r.payload,
-            status: r.status,
-            attempts: 0,
-            last_error: null,
-            next_attempt_at: r.createdAt,
+            ...(columnsOf({
+              ...r,
+              attempts: 0,
+              lastError: null,
+              nextAttemptAt: r.createdAt,
+              updatedAt: r.createdAt,
+              sentAt: null,
+            }) as Omit<Insertable<NoticeOutboxTable>, 'id'>),
             lease_owner: null,
             lease_until: null,
-            created_at: r.createdAt,
-            updated_at: r.createdAt,
-            sent_at: null,
           })
           .onConflict((oc) =>
             oc.columns(['client_id', 'subject', 'kind', 'step', 'sunset_at', 'channel', 'recipient']).doNothing(),
@@ -128,31 +122,12 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     },
     async listBrownouts() {
       const rows = await db.selectFrom('versionary_brownouts').selectAll().orderBy('starts_at').orderBy('id').execute();
-      return rows.map((r) => ({
-        id: r.id,
-        version: r.version,
-        ...(r.endpoint !== null ? { endpoint: r.endpoint } : {}),
-        startsAt: Number(r.starts_at),
-        endsAt: Number(r.ends_at),
-        ...(r.client_id !== null ? { clientId: r.client_id } : {}),
-        ...(r.target_clients !== null ? { clients: JSON.parse(r.target_clients) as string[] } : {}),
-        ...(r.called_within_days !== null ? { calledWithinDays: Number(r.called_within_days) } : {}),
-      }));
+      return rows.map(brownouts.fromRow);
     },
     async saveBrownout(b) {
       await db
         .insertInto('versionary_brownouts')
-        .values({
-          id: b.id,
-          version: b.version,
-          endpoint: b.endpoint ?? null,
-          starts_at: b.startsAt,
-          ends_at: b.endsAt,
-          client_id: b.clientId ?? null,
-          target_clients: b.clients ? JSON.stringify(b.clients) : null,
-          called_within_days: b.calledWithinDays ?? null,
-          created_at: b.createdAt,
-        })
+        .values({ ...(brownouts.toRow(b) as Omit<Insertable<BrownoutsTable>, 'created_at'>), created_at: b.createdAt })
         .execute();
     },
     async deleteBrownout(id) {
@@ -162,23 +137,32 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
   };
 }
 
-function toNotice(r: Selectable<NoticeOutboxTable>): OutboxNotice {
-  return {
-    id: Number(r.id),
-    clientId: r.client_id,
-    subject: r.subject,
-    kind: r.kind as NoticeKind,
-    step: r.step,
-    sunsetAt: Number(r.sunset_at),
-    channel: r.channel as NoticeChannelName,
-    recipient: r.recipient,
-    payload: r.payload,
-    status: r.status as OutboxStatus,
-    attempts: Number(r.attempts),
-    lastError: r.last_error,
-    nextAttemptAt: Number(r.next_attempt_at),
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-    sentAt: r.sent_at === null ? null : Number(r.sent_at),
-  };
-}
+const { columnsOf, fromRow: toNotice } = rowMapping<OutboxNotice>({
+  id: numeric,
+  clientId: asIs,
+  subject: asIs,
+  kind: asIs,
+  step: asIs,
+  sunsetAt: numeric,
+  channel: asIs,
+  recipient: asIs,
+  payload: asIs,
+  status: asIs,
+  attempts: numeric,
+  lastError: asIs,
+  nextAttemptAt: numeric,
+  createdAt: numeric,
+  updatedAt: numeric,
+  sentAt: numeric,
+});
+
+const brownouts = rowMapping<Brownout>({
+  id: asIs,
+  version: asIs,
+  endpoint: optional(asIs),
+  startsAt: numeric,
+  endsAt: numeric,
+  clientId: optional(asIs),
+  clients: inColumn('target_clients', optional(json)),
+  calledWithinDays: optional(numeric),
+});

@@ -1,66 +1,45 @@
 import type { Generated } from 'kysely';
+import type { Brownout } from '../../core/notices/index.ts';
+import type {
+  ApiKeyRecord,
+  ChangeApproval,
+  Client,
+  EndpointDeprecation,
+  ExtendedAccessGrant,
+  ExtendedAccessRequest,
+  OutboxNotice,
+  PostRecord,
+  StoredSchedule,
+  UsageCall,
+  UserRecord,
+} from '../../kernel/ports/index.ts';
 
-export interface UsersTable {
-  id: Generated<number>;
-  name: string;
-  email: string | null;
-  nickname: string | null;
-  status: string;
-  revision: number;
-  created_at: string;
-  updated_at: string;
-  client_id: string | null;
-}
+/**
+ * A record's columns as `rowMapping` keeps them by default: each field in the column of its name
+ * in snake case, null where the field is optional. A table holding the port's record is declared
+ * through it, so a field the port gains is a column here too.
+ */
+type Columns<R> = {
+  [K in keyof R & string as SnakeCase<K>]-?: undefined extends R[K] ? Exclude<R[K], undefined> | null : R[K];
+};
+type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}`
+  : S;
 
-export interface PostsTable {
-  id: Generated<number>;
-  user_id: number;
-  title: string;
-  body: string;
-  created_at: string;
-  client_id: string | null;
-}
+export type UsersTable = Columns<Omit<UserRecord, 'id'>> & { id: Generated<number> };
+
+export type PostsTable = Columns<Omit<PostRecord, 'id'>> & { id: Generated<number> };
 
 /** The `versionary_version_schedules` table: one deprecation per version. */
-interface VersionSchedulesTable extends DeprecationColumns {
+type VersionSchedulesTable = Columns<Omit<StoredSchedule, 'removed' | 'configFingerprint'>> & {
   removed: number;
-  reason: string;
   /** What the config file last applied to this row (`0016`); null when it never did. */
   config_fingerprint: string | null;
-}
+};
 
-interface EndpointDeprecationsTable extends DeprecationColumns {
-  method: string;
-  path: string;
-}
+type UsageCallsTable = Columns<Pick<UsageCall, 'version' | 'endpoint' | 'clientId' | 'at'>> & { id: Generated<number> };
 
-interface DeprecationColumns {
-  version: string;
-  deprecated_at: number;
-  sunset_at: number;
-  migration_url: string | null;
-  extended_access_until: number | null;
-  closed_to_new_clients_at: number | null;
-}
-
-interface UsageCallsTable {
-  id: Generated<number>;
-  version: string;
-  endpoint: string;
-  client_id: string;
-  at: number;
-}
-
-export interface ApiKeysTable {
-  id: string;
-  name: string;
-  roles: string;
-  contact: string | null;
-  key_hash: string;
-  created_at: number;
-  revoked_at: number | null;
-  client_id: string | null;
-}
+export type ApiKeysTable = Columns<Omit<ApiKeyRecord, 'roles' | 'hash'>> & { roles: string; key_hash: string };
 
 interface IdempotencyKeysTable {
   client_id: string;
@@ -73,14 +52,7 @@ interface IdempotencyKeysTable {
   created_at: number;
 }
 
-export interface ClientsTable {
-  id: string;
-  name: string;
-  created_at: number;
-  updated_at: number;
-  /** The oldest version the client may call; null when it has none (migration 0018). */
-  minimum_version: string | null;
-}
+export type ClientsTable = Columns<Omit<Client, 'contacts' | 'webhooks'>>;
 
 interface ClientContactsTable {
   client_id: string;
@@ -152,7 +124,7 @@ export interface ResourceTables {
  */
 export interface Tables {
   versionary_version_schedules: VersionSchedulesTable;
-  versionary_endpoint_deprecations: EndpointDeprecationsTable;
+  versionary_endpoint_deprecations: Columns<EndpointDeprecation>;
   versionary_usage_calls: UsageCallsTable;
   versionary_api_keys: ApiKeysTable;
   versionary_idempotency_keys: IdempotencyKeysTable;
@@ -180,52 +152,21 @@ export interface Tables {
 }
 
 /** The `versionary_notice_outbox` table: one row per notice, channel and recipient. */
-export interface NoticeOutboxTable {
+export type NoticeOutboxTable = Columns<Omit<OutboxNotice, 'id'>> & {
   id: Generated<number>;
-  client_id: string;
-  subject: string;
-  kind: string;
-  step: string;
-  sunset_at: number;
-  channel: string;
-  recipient: string;
-  payload: string;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: number;
   lease_owner: string | null;
   lease_until: number | null;
-  created_at: number;
-  updated_at: number;
-  sent_at: number | null;
-}
+};
 
 /** The `versionary_brownouts` table: planned windows of a version or endpoint answering as removed. */
-interface BrownoutsTable {
-  id: string;
-  version: string;
-  endpoint: string | null;
-  starts_at: number;
-  ends_at: number;
-  client_id: string | null;
+export type BrownoutsTable = Columns<Omit<Brownout, 'clients'>> & {
   /** A targeted brownout's clients, a JSON list; null for every client. */
   target_clients: string | null;
-  called_within_days: number | null;
   created_at: number;
-}
+};
 
 /** The `versionary_change_approvals` table: approvals of breaking changes by fingerprint, revoked ones kept. */
-export interface ChangeApprovalsTable {
-  id: string;
-  fingerprint: string;
-  reason: string;
-  approved_by: string;
-  approved_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  revoked_by: string | null;
-}
+type ChangeApprovalsTable = Columns<ChangeApproval>;
 
 /** The columns that name what extended access is for, in its grants and its requests. */
 export interface SubjectColumns {
@@ -238,16 +179,8 @@ export interface SubjectColumns {
 }
 
 /** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
-export interface ExtendedAccessGrantsTable extends SubjectColumns {
-  id: string;
-  client_id: string;
-  until_at: number;
-  reason: string;
-  granted_by: string;
-  granted_at: number;
-  revoked_at: number | null;
-  revoked_by: string | null;
-}
+type ExtendedAccessGrantsTable = Columns<Omit<ExtendedAccessGrant, 'subject' | 'until'>> &
+  SubjectColumns & { until_at: number };
 
 /** The `versionary_usage_log_offsets` table: where the control plane stands in each access log it reads, and who reads it. */
 interface UsageLogOffsetsTable {
@@ -261,16 +194,4 @@ interface UsageLogOffsetsTable {
 }
 
 /** The `versionary_extended_access_requests` table: consumers' requests for extended access, decided ones kept. */
-export interface ExtendedAccessRequestsTable extends SubjectColumns {
-  id: string;
-  client_id: string;
-  reason: string;
-  requested_until: number | null;
-  /** `pending`, `granted` or `declined`. */
-  status: string;
-  created_at: number;
-  decided_at: number | null;
-  decided_by: string | null;
-  decision_note: string | null;
-  grant_id: string | null;
-}
+type ExtendedAccessRequestsTable = Columns<Omit<ExtendedAccessRequest, 'subject'>> & SubjectColumns;

@@ -1,25 +1,18 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ClientUsageRow } from '../../kernel/ports/index.ts';
+import { matching, type Row } from './mapping.ts';
 import type { Tables } from './tables.ts';
-import { codePointOrder, dayMs, filterSql, minuteMs, scanPages, type Filters } from './usage-paged-scan.ts';
+import {
+  addUp,
+  dayMs,
+  filterSql,
+  minuteMs,
+  scanPages,
+  sortedSums,
+  type Filters,
+  type Sum,
+} from './usage-paged-scan.ts';
 import { rollups } from './usage-rollups.ts';
-
-interface RawRow extends Record<string, unknown> {
-  client_id: string;
-  version: string;
-  endpoint: string;
-  key_id: string;
-  calls: number | string;
-  first_seen: number | string;
-  last_seen: number | string;
-  user_agent: string | null;
-}
-
-/** A key's sums, with the User-Agent of its latest call ('' when that call sent none). */
-interface Sum extends Omit<ClientUsageRow, 'keyId' | 'userAgent'> {
-  keyId: string;
-  agent: string;
-}
 
 type Table = 'versionary_usage_minutes' | 'versionary_usage_days' | 'versionary_usage_totals';
 
@@ -30,6 +23,7 @@ interface Part {
 }
 
 const columns = sql`client_id, version, endpoint, key_id, calls, first_seen, last_seen, user_agent`;
+const keyColumns = ['client_id', 'version', 'endpoint', 'key_id'];
 
 /**
  * Usage per (client, version, endpoint, key) of a window: the totals when the window holds every
@@ -60,11 +54,15 @@ export async function readByClient(
     (options.until === undefined || Math.floor(last / minuteMs) * minuteMs < options.until);
   const sums = new Map<string, Sum>();
   for (const part of coversAll ? [{ table: 'versionary_usage_totals' as const }] : windowParts(options, last))
-    await readPart(db, { part, filters, pageRows, sums });
-  return [...sums.values()].sort(byKey).map(({ keyId, agent, ...row }) => ({
-    ...row,
-    ...(keyId !== '' ? { keyId } : {}),
-    ...(agent ? { userAgent: agent } : {}),
+    await scanPages(
+      db,
+      { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },
+      (rows) => addUp(sums, keyColumns, rows),
+    );
+  return sortedSums(sums, ['clientId', 'version', 'endpoint', 'keyId']).map(({ keyId, agent, ...row }) => ({
+    ...(row as Omit<ClientUsageRow, 'keyId' | 'userAgent'>),
+    ...(keyId !== '' ? { keyId: keyId as string } : {}),
+    ...(agent ? { userAgent: agent as string } : {}),
   }));
 }
 
@@ -90,59 +88,6 @@ function windowParts(options: { since: number; until?: number | undefined }, las
   return parts;
 }
 
-async function readPart(
-  db: Kysely<Tables>,
-  options: { part: Part; filters: RawBuilder<unknown>[]; pageRows: number; sums: Map<string, Sum> },
-): Promise<void> {
-  const { part, filters, pageRows, sums } = options;
-  await scanPages<RawRow>(
-    db,
-    { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },
-    (rows) => {
-      for (const r of rows) add(sums, r);
-    },
-  );
-}
-
-function add(sums: Map<string, Sum>, r: RawRow): void {
-  const key = `${r.client_id}\u0000${r.version}\u0000${r.endpoint}\u0000${r.key_id}`;
-  // Both drivers may hand back bigints as strings.
-  const [calls, firstSeen, lastSeen, agent] = [
-    Number(r.calls),
-    Number(r.first_seen),
-    Number(r.last_seen),
-    r.user_agent ?? '',
-  ];
-  const sum = sums.get(key);
-  if (!sum) {
-    sums.set(key, {
-      clientId: r.client_id,
-      version: r.version,
-      endpoint: r.endpoint,
-      keyId: r.key_id,
-      calls,
-      firstSeen,
-      lastSeen,
-      agent,
-    });
-    return;
-  }
-  sum.calls += calls;
-  if (firstSeen < sum.firstSeen) sum.firstSeen = firstSeen;
-  // The latest call's User-Agent; of two rows as late, the greater, as SQL's MAX over both picked before.
-  if (lastSeen > sum.lastSeen || (lastSeen === sum.lastSeen && codePointOrder(agent, sum.agent) > 0)) sum.agent = agent;
-  if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
-}
-
-function byKey(a: Sum, b: Sum): number {
-  return (
-    codePointOrder(a.clientId, b.clientId) ||
-    codePointOrder(a.version, b.version) ||
-    codePointOrder(a.endpoint, b.endpoint) ||
-    codePointOrder(a.keyId, b.keyId)
-  );
-}
-
 /**
  * Whether a client called a version (an endpoint, an element) before an instant: one indexed
  * probe per rollup, stopping at the first that answers yes.
@@ -151,33 +96,27 @@ export async function readCalledBefore(
   db: Kysely<Tables>,
   o: { clientId: string; version: string; endpoint?: string; element?: string; before: number },
 ): Promise<boolean> {
-  if (o.element !== undefined) {
-    const row = await db
-      .selectFrom('versionary_usage_elements')
-      .select('client_id')
-      .where('client_id', '=', o.clientId)
-      .where('version', '=', o.version)
-      .where('element', '=', o.element)
-      .where('first_seen', '<', o.before)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  const calls = { client_id: o.clientId, version: o.version, endpoint: o.endpoint };
+  const probes: Array<[table: keyof Tables, values: Row, time: string, operator: '<' | '<=', at: number]> =
+    o.element !== undefined
+      ? [
+          [
+            'versionary_usage_elements',
+            { ...calls, endpoint: undefined, element: o.element },
+            'first_seen',
+            '<',
+            o.before,
+          ],
+        ]
+      : [
+          ['versionary_usage_totals', calls, 'first_seen', '<', o.before],
+          // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
+          ['versionary_usage_operation_hours', calls, 'hour', '<=', o.before - 3_600_000],
+        ];
+  const loose = db as unknown as Kysely<Record<string, Row>>;
+  for (const [table, values, time, operator, at] of probes) {
+    const query = matching(loose.selectFrom(table).select('client_id'), values).where(time, operator, at);
+    if ((await query.limit(1).executeTakeFirst()) !== undefined) return true;
   }
-  let totals = db
-    .selectFrom('versionary_usage_totals')
-    .select('client_id')
-    .where('client_id', '=', o.clientId)
-    .where('version', '=', o.version)
-    .where('first_seen', '<', o.before);
-  if (o.endpoint !== undefined) totals = totals.where('endpoint', '=', o.endpoint);
-  if ((await totals.limit(1).executeTakeFirst()) !== undefined) return true;
-  let hours = db
-    .selectFrom('versionary_usage_operation_hours')
-    .select('client_id')
-    .where('client_id', '=', o.clientId)
-    .where('version', '=', o.version)
-    // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
-    .where('hour', '<=', o.before - 3_600_000);
-  if (o.endpoint !== undefined) hours = hours.where('endpoint', '=', o.endpoint);
-  return (await hours.limit(1).executeTakeFirst()) !== undefined;
+  return false;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OperationCount, OperationUsageRow, UsageStore } from '../../kernel/ports/index.ts';
 import type { OperationCountColumns, Tables } from './tables.ts';
-import { codePointOrder, dayMs, filterSql, hourMs, scanPages, type Filters } from './usage-paged-scan.ts';
+import { addUp, dayMs, filterSql, hourMs, scanPages, sortedSums, type Filters, type Sum } from './usage-paged-scan.ts';
 import { upsertRollup } from './usage-rollups.ts';
 
 const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
@@ -112,14 +112,6 @@ interface Part {
 
 const keyColumns = ['version', 'endpoint', 'client_id'] as const;
 
-interface PageRow extends Record<string, unknown> {
-  version: string;
-  endpoint: string;
-  client_id: string;
-  calls: number | string;
-  last_seen: number | string;
-}
-
 /**
  * Calls per (version, endpoint, client) of the hours from the hour of `since` to `until`: whole UTC
  * days from the daily rows, the ragged hours at either end from the hourly ones. The SQLite driver
@@ -161,36 +153,13 @@ async function readOperationUsage(
       : [{ source: sources.hours, from, to }];
   const columns = sql`version, endpoint, client_id, calls, last_seen`;
   const conditions = filterSql(options);
-  const sums = new Map<string, OperationUsageRow>();
+  const sums = new Map<string, Sum>();
   for (const { source, from, to } of parts) {
     const { table, time, sliceMs } = source;
     const window = { time, from, to, sliceMs };
-    await scanPages<PageRow>(
-      db,
-      { table, keys: [time, ...keyColumns], columns, conditions, pageRows, window },
-      (rows) => {
-        for (const r of rows) {
-          const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
-          // Both drivers may hand back bigints as strings.
-          const calls = Number(r.calls);
-          const lastSeen = Number(r.last_seen);
-          const sum = sums.get(key);
-          if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
-          else {
-            sum.calls += calls;
-            if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
-          }
-        }
-      },
+    await scanPages(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows, window }, (rows) =>
+      addUp(sums, keyColumns, rows),
     );
   }
-  return [...sums.values()].sort(byKey);
-}
-
-function byKey(a: OperationUsageRow, b: OperationUsageRow): number {
-  return (
-    codePointOrder(a.version, b.version) ||
-    codePointOrder(a.endpoint, b.endpoint) ||
-    codePointOrder(a.clientId, b.clientId)
-  );
+  return sortedSums(sums, ['version', 'endpoint', 'clientId']) as OperationUsageRow[];
 }

@@ -71,8 +71,83 @@ async function scanSlice<Row extends Record<string, unknown>>(
   }
 }
 
+/** The columns of usage reads that hold counts and instants. */
+const numbers = new Set(['id', 'at', 'day', 'calls', 'clients', 'endpoints', 'first_seen', 'last_seen']);
+
+/**
+ * A usage row as the port's record: its columns in camel case, in the order selected, counts and
+ * instants as numbers (both drivers may hand back bigints as strings).
+ */
+export function recordOf<T>(row: Record<string, unknown>): T {
+  const record: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row))
+    record[column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = numbers.has(column)
+      ? Number(value)
+      : value;
+  return record as T;
+}
+
+/** The records of an aggregate read ({@link recordOf}). */
+export async function readRecords<T>(db: Kysely<Tables>, query: RawBuilder<unknown>): Promise<T[]> {
+  const { rows } = await (query as RawBuilder<Record<string, unknown>>).execute(db);
+  return rows.map((row) => recordOf<T>(row));
+}
+
+/** A key's sums in a paged read: its key columns in camel case, then its counts. */
+export type Sum = Record<string, string | number> & { calls: number; lastSeen: number };
+
+/**
+ * Add the rows of a page into one sum per key (`keys`, columns): calls added, the earliest first
+ * seen and the latest last seen kept, and with a `user_agent` column, the latest call's User-Agent
+ * as `agent` ('' when that call sent none; of two rows as late, the greater, as SQL's MAX over both
+ * picked before).
+ */
+export function addUp(sums: Map<string, Sum>, keys: readonly string[], rows: readonly Record<string, unknown>[]): void {
+  for (const row of rows) {
+    const id = keys.map((k) => row[k]).join('\u0000');
+    // Both drivers may hand back bigints as strings.
+    const calls = Number(row.calls);
+    const lastSeen = Number(row.last_seen);
+    const agent = (row.user_agent as string | null | undefined) ?? '';
+    const sum = sums.get(id);
+    if (!sum) {
+      // Members in the port's order: keys, calls, first seen, last seen.
+      const fresh = {
+        ...recordOf<Record<string, string>>(Object.fromEntries(keys.map((k) => [k, row[k]]))),
+        calls,
+      } as Sum;
+      if ('first_seen' in row) fresh.firstSeen = Number(row.first_seen);
+      fresh.lastSeen = lastSeen;
+      if ('user_agent' in row) fresh.agent = agent;
+      sums.set(id, fresh);
+      continue;
+    }
+    sum.calls += calls;
+    if ('first_seen' in row && Number(row.first_seen) < (sum.firstSeen as number))
+      sum.firstSeen = Number(row.first_seen);
+    if (
+      'user_agent' in row &&
+      (lastSeen > sum.lastSeen || (lastSeen === sum.lastSeen && codePointOrder(agent, sum.agent as string) > 0))
+    )
+      sum.agent = agent;
+    if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
+  }
+}
+
+/** The sums in the order of their key fields, in code point order. */
+export function sortedSums(sums: Map<string, Sum>, fields: readonly string[]): Sum[] {
+  const order = (a: Sum, b: Sum) => {
+    for (const field of fields) {
+      const c = codePointOrder(a[field] as string, b[field] as string);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+  return [...sums.values()].sort(order);
+}
+
 /** Strings in code point order: SQLite's BINARY order, and PostgreSQL's under C collation. */
-export function codePointOrder(a: string, b: string): number {
+function codePointOrder(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

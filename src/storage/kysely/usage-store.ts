@@ -1,15 +1,9 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type {
-  ClientElementUsageRow,
-  DailyUsageRow,
-  ElementUsageRow,
-  UsageCall,
-  UsageStore,
-} from '../../kernel/ports/index.ts';
+import type { UsageCall, UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
 import { operationHoursStore, operationPageRows } from './usage-operations.ts';
-import { dayMs, filterSql, type Filters } from './usage-paged-scan.ts';
+import { dayMs, filterSql, readRecords, recordOf, type Filters } from './usage-paged-scan.ts';
 import { elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
 
 /**
@@ -45,50 +39,39 @@ export function createUsageStore(
       return { calls: Number(row.calls ?? 0), clients: Number(row.clients), endpoints: Number(row.endpoints) };
     },
     byClient: (options) => readByClient(db, options, pageRows),
-    async clientTotals(options) {
-      const { rows } = await sql<{
-        client_id: string;
-        version: string;
-        calls: number | string;
-        first_seen: number | string;
-        last_seen: number | string;
-      }>`
-        SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM versionary_usage_client_days
-        WHERE ${daysWhere(options)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
-      return rows.map((r) => ({
-        clientId: r.client_id,
-        version: r.version,
-        calls: Number(r.calls),
-        firstSeen: Number(r.first_seen),
-        lastSeen: Number(r.last_seen),
-      }));
+    clientTotals: (options) =>
+      readRecords(
+        db,
+        sql`SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM versionary_usage_client_days
+        WHERE ${daysWhere(options)} GROUP BY client_id, version ORDER BY client_id, version`,
+      ),
+    byDay(options) {
+      const groups = options.perClient === true ? sql`day, version, client_id` : sql`day, version`;
+      return readRecords(
+        db,
+        sql`SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM versionary_usage_client_days
+        WHERE ${daysWhere(options)} GROUP BY ${groups} ORDER BY ${groups}`,
+      );
     },
-    async byDay(options) {
-      const perClient = options.perClient === true;
-      const groups = perClient ? sql`day, version, client_id` : sql`day, version`;
-      const { rows } = await sql<{
-        day: number | string;
-        version: string;
-        client_id?: string;
-        calls: number | string;
-        clients: number | string;
-      }>`
-        SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM versionary_usage_client_days
-        WHERE ${daysWhere(options)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
-      return rows.map((r): DailyUsageRow => ({
-        day: Number(r.day),
-        version: r.version,
-        ...(perClient ? { clientId: r.client_id! } : {}),
-        calls: Number(r.calls),
-        clients: Number(r.clients),
-      }));
-    },
-    elementUsage: (options = {}) => readElementUsage(db, options),
-    elementCalls: (options = {}) => readElementCalls(db, options),
+    // Element usage per (version, element), of one client when asked: the management listing and dashboards.
+    elementUsage: (options = {}) =>
+      readRecords(
+        db,
+        sql`SELECT version, element, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients,
+      COUNT(DISTINCT endpoint) AS endpoints, MAX(last_seen) AS last_seen
+    FROM versionary_usage_elements${clientFilter(options.clientId)} GROUP BY version, element ORDER BY version, element`,
+      ),
+    // Element calls per (client, element, version, endpoint): a client's own evidence, for its dashboard and notices.
+    elementCalls: (options = {}) =>
+      readRecords(
+        db,
+        sql`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
+    FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`,
+      ),
     async list({ version, clientId, limit, afterId }) {
       let query = db
         .selectFrom('versionary_usage_calls')
-        .selectAll()
+        .select(['id', 'version', 'endpoint', 'client_id', 'at'])
         .where('version', '=', version)
         .where('id', '>', afterId);
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);
@@ -96,13 +79,7 @@ export function createUsageStore(
         .orderBy('id')
         .limit(limit + 1)
         .execute();
-      const items = rows.slice(0, limit).map((r) => ({
-        id: Number(r.id),
-        version: r.version,
-        endpoint: r.endpoint,
-        clientId: r.client_id,
-        at: Number(r.at),
-      }));
+      const items = rows.slice(0, limit).map((r) => recordOf<UsageCall & { id: number }>(r));
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async pruneRaw({ before }) {
@@ -173,58 +150,6 @@ function daysWhere(options: Filters & { since: number; until?: number }) {
   return sql.join(conditions, sql` AND `);
 }
 
-type Count = number | string;
-
 function clientFilter(clientId: string | undefined) {
   return clientId === undefined ? sql`` : sql` WHERE client_id = ${clientId}`;
-}
-
-/** Element usage per (version, element), of one client when asked: the management listing and dashboards. */
-async function readElementUsage(db: Kysely<Tables>, options: { clientId?: string }): Promise<ElementUsageRow[]> {
-  const { rows } = await sql<{
-    version: string;
-    element: string;
-    calls: Count;
-    clients: Count;
-    endpoints: Count;
-    last_seen: Count;
-  }>`SELECT version, element, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients,
-      COUNT(DISTINCT endpoint) AS endpoints, MAX(last_seen) AS last_seen
-    FROM versionary_usage_elements${clientFilter(options.clientId)} GROUP BY version, element ORDER BY version, element`.execute(
-    db,
-  );
-  // Both drivers may hand back bigint sums as strings.
-  return rows.map((r) => ({
-    version: r.version,
-    element: r.element,
-    calls: Number(r.calls),
-    clients: Number(r.clients),
-    endpoints: Number(r.endpoints),
-    lastSeen: Number(r.last_seen),
-  }));
-}
-
-/** Element calls per (client, element, version, endpoint): a client's own evidence, for its dashboard and notices. */
-async function readElementCalls(db: Kysely<Tables>, options: { clientId?: string }): Promise<ClientElementUsageRow[]> {
-  const { rows } = await sql<{
-    client_id: string;
-    element: string;
-    version: string;
-    endpoint: string;
-    calls: Count;
-    first_seen: Count;
-    last_seen: Count;
-  }>`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
-    FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`.execute(
-    db,
-  );
-  return rows.map((r) => ({
-    clientId: r.client_id,
-    element: r.element,
-    version: r.version,
-    endpoint: r.endpoint,
-    calls: Number(r.calls),
-    firstSeen: Number(r.first_seen),
-    lastSeen: Number(r.last_seen),
-  }));
 }
