@@ -6,10 +6,11 @@ export type {
   ClientUsage,
   RecordedNotice,
   DueNotice,
+  NoticeIdentity,
   NoticeSettings,
 } from './types.ts';
 export { subjectId, subjectParts } from './notice-key.ts';
-export { planNotices } from './plan-notices.ts';
+export { dueNotice, planNotices } from './plan-notices.ts';
 
 export { checkBrownout, defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
 export type { ScheduleStep } from './brownout-schedule.ts';

@@ -6,7 +6,6 @@ import { noticesSection } from './settings.ts';
 import { webhooksSection } from './webhook-settings.ts';
 import { brownoutListingKey, createBrownoutCache } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
-import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
 import { createEmailChannel } from './email-channel.ts';
 import { createPayloadBuilder, noticeSubjects } from './gather.ts';
@@ -18,11 +17,10 @@ import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 import type { LoopNoticesOptions } from './options.ts';
 import { earlierNames } from '../../core/earlier-names.ts';
-import { DAY_MS } from '../../core/lifecycle/index.ts';
-import { subjectId, type DueNotice } from '../../core/notices/index.ts';
+import { dueNotice, subjectId } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { ExtendedAccessDecisionNotifier } from '../../kernel/ports/index.ts';
-import { outboxRows } from './plan-outbox.ts';
+import { enqueueNotice } from './plan-outbox.ts';
 
 export type NoticesContext = LifecycleContext & { options: LoopNoticesOptions };
 
@@ -128,7 +126,6 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
         registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
         registerBrownoutAdminRoutes(admin, routes);
-        registerBrownoutScheduleRoute(admin, routes);
       },
       { prefix: '/admin/v1' },
     );
@@ -145,20 +142,16 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
         ...(s.kind === 'endpoint' ? { endpoint: `${s.method} ${s.path}` } : {}),
         ...(s.kind === 'element' ? { element: s.element } : {}),
       };
-      const id = subjectId(parts);
       const now = clock.now();
       // The subject's own dates when it is still deprecated; a subject no longer deprecated has none.
-      const sunsetAt = noticeSubjects(runtime).find((x) => subjectId(x) === id)?.sunsetAt ?? now;
-      const notice: DueNotice = {
-        ...parts,
+      const sunsetAt = noticeSubjects(runtime).find((x) => subjectId(x) === subjectId(parts))?.sunsetAt ?? now;
+      const notice = dueNotice({
+        subject: { ...parts, sunsetAt },
         clientId: client.id,
-        subject: id,
         kind: request.status,
         step: request.id,
-        sunsetAt,
-        plannedAt: now,
-        daysLeft: Math.max(0, Math.ceil((sunsetAt - now) / DAY_MS)),
-      };
+        now,
+      });
       const built = await payloads.build({ notice, client, rows: [] });
       const payload = {
         ...built,
@@ -173,16 +166,8 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
           },
         },
       };
-      const rows = outboxRows(channels, client, {
-        clientId: client.id,
-        subject: id,
-        kind: notice.kind,
-        step: notice.step,
-        sunsetAt,
-        payload: JSON.stringify(payload),
-        createdAt: now,
-      });
-      if (rows.length > 0 && (await storage.notices.enqueue(rows)) > 0)
+      const written = await enqueueNotice({ channels, notices: storage.notices }, { notice, client, payload, now });
+      if (typeof written === 'number')
         // The decision's answer does not wait: the worker delivers in the background, as on its timer.
         void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed'));
     };

@@ -10,7 +10,7 @@ import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../..
 import { NoticeList, NoticeQuery, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
 import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
-import type { NoticeWorker } from './plan-outbox.ts';
+import type { NoticeWorker } from './worker.ts';
 
 /** `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`). */
 export function registerNoticeAdminRoutes(
