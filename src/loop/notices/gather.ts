@@ -13,7 +13,7 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ApiKeyStore, Client, ClientElementUsageRow, ClientUsageRow } from '../../kernel/ports/index.ts';
-import { replacementName, type ElementDeprecation } from '../../core/lifecycle/index.ts';
+import { replacementName } from '../../core/lifecycle/index.ts';
 
 /** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
@@ -29,7 +29,15 @@ export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
     sunsetAt: e.sunsetAt,
     removed: false,
   }));
-  return [...versions, ...endpoints, ...elementSubjects(runtime.elements())];
+  // A field or query parameter is never flagged removed: it is gone at the sunset.
+  const elements = runtime.elements().map((e) => ({
+    version: e.version,
+    element: e.element,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    removed: false,
+  }));
+  return [...versions, ...endpoints, ...elements];
 }
 
 /** Usage rows summed per (client, version, endpoint) across the client's keys, for the planner. */
@@ -142,30 +150,6 @@ export function createPayloadBuilder(options: {
       });
     },
   };
-}
-
-/** Deprecated fields and query parameters as notice subjects; never flagged removed: gone at the sunset. */
-function elementSubjects(elements: readonly ElementDeprecation[]): NoticeSubject[] {
-  return elements.map((e) => ({
-    version: e.version,
-    element: e.element,
-    deprecatedAt: e.deprecatedAt,
-    sunsetAt: e.sunsetAt,
-    removed: false,
-  }));
-}
-
-/** Element usage rows as the planner reads them, carrying their element so they count for it only. */
-export function toElementUsage(rows: readonly ClientElementUsageRow[]): ClientUsage[] {
-  return rows.map((r) => ({
-    clientId: r.clientId,
-    version: r.version,
-    endpoint: r.endpoint,
-    element: r.element,
-    calls: r.calls,
-    firstSeen: r.firstSeen,
-    lastSeen: r.lastSeen,
-  }));
 }
 
 /** The payload of a notice about a field or parameter: no compatibility diff applies, the version stays. */

@@ -2,7 +2,7 @@ import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { planNotices, type Brownout, type NoticeIdentity, type NoticePayload } from '../../core/notices/index.ts';
 import type { Client, ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/index.ts';
 import type { NoticeChannel } from './channel.ts';
-import { noticeSubjects, toClientUsage, toElementUsage, type PayloadBuilder } from './gather.ts';
+import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { PassReport } from './schemas.ts';
@@ -30,7 +30,8 @@ export async function planOutbox(options: PlanOptions): Promise<Pick<PassReport,
   const due = planNotices({
     subjects: noticeSubjects(options.runtime),
     brownouts: await options.brownouts(),
-    usage: [...toClientUsage(rows), ...toElementUsage(elementRows)],
+    // Element rows carry their element, so they count for its subject only.
+    usage: [...toClientUsage(rows), ...elementRows],
     recorded: await options.notices.recorded(),
     settings,
     clock,
