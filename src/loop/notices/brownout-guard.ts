@@ -16,11 +16,12 @@ export async function createBrownoutCache(options: {
   configured: Brownout[];
   load: () => Promise<Brownout[]>;
 }): Promise<BrownoutCache> {
-  let all = [...options.configured, ...(await options.load())];
+  const load = async () => [...options.configured, ...(await options.load())];
+  let all = await load();
   return {
     all: () => all,
     async refresh() {
-      all = [...options.configured, ...(await options.load())];
+      all = await load();
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import type { NoticeChannel } from './channel.ts';
-import { DeliveryFailure } from './channel.ts';
+import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
 /**

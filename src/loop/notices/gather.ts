@@ -1,6 +1,7 @@
 import { diffOpenApi, type Change } from '../../core/compat/index.ts';
 import {
   impactOnCalls,
+  subjectId,
   toNoticePayload,
   type CallEvidence,
   type ClientUsage,
@@ -127,10 +128,7 @@ export function createPayloadBuilder(options: {
             basePath: apiPrefix,
           })
         : [];
-      const deprecatedAt = notice.endpoint
-        ? runtime.endpointDeprecations().find((e) => `${e.version} ${e.method} ${e.path}` === notice.subject)
-            ?.deprecatedAt
-        : runtime.versions().find((v) => v.name === notice.version)?.schedule?.deprecatedAt;
+      const deprecatedAt = noticeSubjects(runtime).find((s) => subjectId(s) === notice.subject)?.deprecatedAt;
       return toNoticePayload({
         notice,
         client: { id: client.id, name: client.name },

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
@@ -5,8 +6,8 @@ import type { Clock } from '../../core/clock/index.ts';
 import { queryIntegerSteps } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { eventType, subjectParts, type NoticeKind } from '../../core/notices/index.ts';
-import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/index.ts';
+import { eventType, subjectParts } from '../../core/notices/index.ts';
+import type { ClientStore, NoticeStore, OutboxNotice } from '../../kernel/ports/index.ts';
 import { NoticeList, NoticeQuery, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
 import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
@@ -48,13 +49,7 @@ export function registerNoticeAdminRoutes(
       config: queryIntegerSteps(NoticeQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
-      const q = request.query as {
-        client?: string;
-        status?: OutboxStatus;
-        kind?: NoticeKind;
-        limit?: number;
-        after?: string;
-      };
+      const q = request.query as Static<typeof NoticeQuery>;
       const limit = q.limit ?? 100;
       const page = await options.notices.list({
         ...(q.client ? { clientId: q.client } : {}),
@@ -108,7 +103,7 @@ export function registerUnsubscribeRoutes(
     clock: Clock;
   },
 ): void {
-  const check = async (q: { client: string; contact: string; token: string }) => {
+  const check = async (q: Static<typeof UnsubscribeQuery>) => {
     const client = await options.clients.find(q.client);
     const refusal = checkUnsubscribe({
       secret: options.secret,
@@ -145,7 +140,7 @@ export function registerUnsubscribeRoutes(
         },
       },
       async (request) => {
-        const q = request.query as { client: string; contact: string; token: string };
+        const q = request.query as Static<typeof UnsubscribeQuery>;
         await check(q);
         const email = q.contact.toLowerCase();
         if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
@@ -165,7 +160,7 @@ export function registerUnsubscribeRoutes(
       },
     },
     async (request, reply) => {
-      const q = request.query as { client: string; contact: string; token: string };
+      const q = request.query as Static<typeof UnsubscribeQuery>;
       await check(q);
       const page = html`<html>
         <body>

@@ -2,14 +2,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { NoticeChannel } from './channel.ts';
-import { DeliveryFailure } from './channel.ts';
-
-/** A webhook target, by id, with its Standard Webhooks secret (`whsec_<base64>`). */
-interface WebhookTarget {
-  url: string;
-  secret: string;
-}
+import type { ClientWebhook } from '../../kernel/ports/index.ts';
+import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 
 /**
  * The Standard Webhooks signature, keyed with the secret's base64 part.
@@ -22,8 +16,11 @@ export function signWebhook(options: { secret: string; id: string; timestamp: nu
 }
 
 export interface WebhookChannelOptions {
-  /** The webhook's URL and secret, read at each delivery (a changed URL applies at once). */
-  target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>;
+  /**
+   * The webhook's URL and Standard Webhooks secret (`whsec_<base64>`), read at each delivery (a
+   * changed URL applies at once).
+   */
+  target: (clientId: string, webhookId: string) => Promise<ClientWebhook | undefined>;
   now: () => number;
   /** The whole delivery, connect to last byte of the answer, at most this long. */
   timeoutMs: number;
