@@ -4,6 +4,8 @@ import type { Brownout } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 
 export interface BrownoutCache {
+  /** The brownouts of the config file. */
+  configured: Brownout[];
   all(): Brownout[];
   refresh(): Promise<void>;
 }
@@ -19,6 +21,7 @@ export async function createBrownoutCache(options: {
   const load = async () => [...options.configured, ...(await options.load())];
   let all = await load();
   return {
+    configured: options.configured,
     all: () => all,
     async refresh() {
       all = await load();

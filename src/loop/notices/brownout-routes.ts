@@ -14,7 +14,7 @@ import {
 } from '../../core/notices/index.ts';
 import { principalOf } from '../../kernel/ports/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/index.ts';
+import type { Storage } from '../../kernel/ports/index.ts';
 import type { BrownoutCache } from './brownout-guard.ts';
 import { noticeSubjects } from './gather.ts';
 import {
@@ -38,13 +38,10 @@ type Problem = { pointer: string; detail: string };
 type Window = { startsAt: number; endsAt: number };
 
 export interface BrownoutRoutesOptions {
-  store: NoticeStore;
+  storage: Pick<Storage, 'notices' | 'clients' | 'usage'>;
   cache: BrownoutCache;
   runtime: LifecycleRuntime;
   clock: Clock;
-  configured: Brownout[];
-  clients: Pick<ClientStore, 'findMany'>;
-  usage: Pick<UsageStore, 'byClient'>;
   /** Flush buffered usage, so a brownout aimed at recent callers counts a call made a moment ago. */
   flushUsage: () => Promise<void>;
 }
@@ -67,7 +64,7 @@ function registerBrownoutRoutes(
   },
 ): void {
   const { path, clientOf } = routes;
-  const item = (b: Brownout) => toItem(b, options.configured);
+  const item = (b: Brownout) => toItem(b, options.cache.configured);
   const visible = (clientId: string | undefined) =>
     options.cache.all().filter((b) => clientId === undefined || b.clientId === clientId);
   app.get(path, { schema: routes.schemas.list }, async (request) => ({ data: visible(clientOf?.(request)).map(item) }));
@@ -80,7 +77,7 @@ function registerBrownoutRoutes(
     const { id } = request.params as { id: string };
     // The management API cancels any brownout of the store, even one this instance has not seen yet.
     const mine = clientId === undefined || visible(clientId).some((b) => b.id === id);
-    if (!mine || !(await options.store.deleteBrownout(id)))
+    if (!mine || !(await options.storage.notices.deleteBrownout(id)))
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: routes.unknown(id) });
     await options.cache.refresh();
     return reply.code(204).send();
@@ -231,7 +228,9 @@ function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRo
       });
       return reply
         .code(201)
-        .send({ data: planned.sort((a, b) => a.startsAt - b.startsAt).map((b) => toItem(b, options.configured)) });
+        .send({
+          data: planned.sort((a, b) => a.startsAt - b.startsAt).map((b) => toItem(b, options.cache.configured)),
+        });
     },
   );
 }
@@ -307,7 +306,7 @@ async function plan(
     ...(clientId ? { clientId } : {}),
     ...target,
   }));
-  for (const b of planned) await options.store.saveBrownout({ ...b, createdAt: now });
+  for (const b of planned) await options.storage.notices.saveBrownout({ ...b, createdAt: now });
   await options.cache.refresh();
   return planned;
 }
@@ -342,7 +341,7 @@ async function resolveTarget(
 ): Promise<Pick<Brownout, 'clients' | 'calledWithinDays'>> {
   if (!target || target.all) return {};
   if (target.clients) {
-    const known = new Set((await options.clients.findMany(target.clients)).map((c) => c.id));
+    const known = new Set((await options.storage.clients.findMany(target.clients)).map((c) => c.id));
     target.clients.forEach((id, i) => {
       if (!known.has(id)) problems.push({ pointer: `/target/clients/${i}`, detail: `no client ${id}` });
     });
@@ -350,7 +349,7 @@ async function resolveTarget(
   }
   const days = target.calledWithinDays!;
   await options.flushUsage();
-  const rows = await options.usage.byClient({ since: now - days * DAY_MS, version: subject.version });
+  const rows = await options.storage.usage.byClient({ since: now - days * DAY_MS, version: subject.version });
   const callers = [
     ...new Set(
       rows

@@ -83,19 +83,14 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
       apiPrefix: api.prefix,
     });
     const worker = createNoticeWorker({
-      notices: storage.notices,
-      usage: storage.usage,
-      clients: storage.clients,
+      storage,
       runtime,
       settings,
       clock,
       channels,
       log: app.log,
       payloads,
-      brownouts: async () => {
-        await cache.refresh();
-        return cache.all();
-      },
+      brownouts: cache,
       flushUsage,
       concurrency: config.ops.deliveryConcurrency,
       deliveryTimeoutMs: config.ops.deliveryTimeoutMs,
@@ -111,16 +106,7 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
       await worker.stop();
     });
 
-    const routes = {
-      store: storage.notices,
-      cache,
-      runtime,
-      clock,
-      configured: settings.brownouts,
-      clients: storage.clients,
-      usage: storage.usage,
-      flushUsage,
-    };
+    const routes = { storage, cache, runtime, clock, flushUsage };
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
@@ -166,7 +152,7 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
           },
         },
       };
-      const written = await enqueueNotice({ channels, notices: storage.notices }, { notice, client, payload, now });
+      const written = await enqueueNotice({ channels, storage }, { notice, client, payload, now });
       if (typeof written === 'number')
         // The decision's answer does not wait: the worker delivers in the background, as on its timer.
         void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed'));

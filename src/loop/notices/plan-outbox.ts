@@ -1,6 +1,7 @@
 import { DAY_MS } from '../../core/lifecycle/index.ts';
-import { planNotices, type Brownout, type NoticeIdentity, type NoticePayload } from '../../core/notices/index.ts';
-import type { Client, ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/index.ts';
+import { planNotices, type NoticeIdentity, type NoticePayload } from '../../core/notices/index.ts';
+import type { Client, Storage } from '../../kernel/ports/index.ts';
+import type { BrownoutCache } from './brownout-guard.ts';
 import type { NoticeChannel } from './channel.ts';
 import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
 import type { Clock } from '../../core/clock/index.ts';
@@ -9,14 +10,12 @@ import type { PassReport } from './schemas.ts';
 import type { NoticesSettings } from './settings.ts';
 
 export interface PlanOptions {
-  notices: NoticeStore;
-  usage: Pick<UsageStore, 'byClient' | 'elementCalls'>;
-  clients: Pick<ClientStore, 'findMany'>;
+  storage: Pick<Storage, 'notices' | 'clients' | 'usage'>;
   runtime: LifecycleRuntime;
   payloads: PayloadBuilder;
   channels: NoticeChannel[];
   settings: NoticesSettings;
-  brownouts: () => Promise<Brownout[]>;
+  brownouts: BrownoutCache;
   clock: Clock;
 }
 
@@ -24,15 +23,17 @@ export interface PlanOptions {
 export async function planOutbox(options: PlanOptions): Promise<Pick<PassReport, 'planned' | 'enqueued' | 'skipped'>> {
   const { settings, clock } = options;
   const now = clock.now();
-  const rows = await options.usage.byClient({ since: now - settings.lookbackDays * DAY_MS });
+  const { notices, usage, clients } = options.storage;
+  const rows = await usage.byClient({ since: now - settings.lookbackDays * DAY_MS });
   // Element usage is all-time totals, a row per (client, element, version, endpoint): the planner's lookback reads its last call.
-  const elementRows = options.runtime.elements().length > 0 ? await options.usage.elementCalls() : [];
+  const elementRows = options.runtime.elements().length > 0 ? await usage.elementCalls() : [];
+  await options.brownouts.refresh();
   const due = planNotices({
     subjects: noticeSubjects(options.runtime),
-    brownouts: await options.brownouts(),
+    brownouts: options.brownouts.all(),
     // Element rows carry their element, so they count for its subject only.
     usage: [...toClientUsage(rows), ...elementRows],
-    recorded: await options.notices.recorded(),
+    recorded: await notices.recorded(),
     settings,
     clock,
     extensionOf: (clientId, subject) =>
@@ -42,13 +43,11 @@ export async function planOutbox(options: PlanOptions): Promise<Pick<PassReport,
       }),
   });
   if (due.length === 0) return { planned: 0, enqueued: 0, skipped: [] };
-  const clients = new Map(
-    (await options.clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]),
-  );
+  const found = new Map((await clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]));
   let enqueued = 0;
   const skipped: PassReport['skipped'] = [];
   for (const notice of due) {
-    const client = clients.get(notice.clientId);
+    const client = found.get(notice.clientId);
     // Calls made without a client (a bare key, an IP) have no one to tell.
     const written = client
       ? await enqueueNotice(options, {
@@ -69,7 +68,7 @@ export async function planOutbox(options: PlanOptions): Promise<Pick<PassReport,
  * unsubscribed: how many were written, or why none was.
  */
 export async function enqueueNotice(
-  options: Pick<PlanOptions, 'channels' | 'notices'>,
+  options: Pick<PlanOptions, 'channels' | 'storage'>,
   input: { notice: NoticeIdentity; client: Client; payload: NoticePayload; now: number },
 ): Promise<number | 'no-contact' | 'already-enqueued'> {
   const { notice, client, now } = input;
@@ -90,6 +89,6 @@ export async function enqueueNotice(
   );
   if (outbox.length === 0) return 'no-contact';
   // One notice at a time, so a notice whose rows were all there already is named as such.
-  const written = await options.notices.enqueue(outbox);
+  const written = await options.storage.notices.enqueue(outbox);
   return written === 0 ? 'already-enqueued' : written;
 }

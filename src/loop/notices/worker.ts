@@ -105,7 +105,7 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
  * slow receiver holds one slot (for the deadline at most) while the others go on.
  */
 async function deliverDue(deliveries: Deliveries, report: PassReport): Promise<void> {
-  const { notices, owner, clock, leaseMs, concurrency, byName } = deliveries;
+  const { storage, owner, clock, leaseMs, concurrency, byName } = deliveries;
   const channels = [...byName.keys()];
   const queue: OutboxNotice[] = [];
   let exhausted = false;
@@ -113,7 +113,7 @@ async function deliverDue(deliveries: Deliveries, report: PassReport): Promise<v
   // No more rows than slots at a time: a claimed row starts within one delivery's deadline, so a
   // pass held up by stuck receivers never keeps rows waiting past their lease.
   const refill = () =>
-    (claiming ??= notices
+    (claiming ??= storage.notices
       .claim({ owner, now: clock.now(), leaseMs, limit: concurrency, channels })
       .then((rows) => {
         queue.push(...rows);
@@ -138,7 +138,8 @@ async function deliverDue(deliveries: Deliveries, report: PassReport): Promise<v
  * given up (permanent, or out of attempts) or retried later with backoff.
  */
 async function deliverNotice(deliveries: Deliveries, row: OutboxNotice): Promise<'sent' | 'retrying' | 'failed'> {
-  const { notices, owner, clock, deliveryTimeoutMs, settings } = deliveries;
+  const { owner, clock, deliveryTimeoutMs, settings } = deliveries;
+  const { notices } = deliveries.storage;
   let failure: DeliveryFailure;
   try {
     await withDeadline({
