@@ -59,21 +59,7 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
         own !== undefined
           ? []
           : options.brownouts.filter((b) =>
-              announces({
-                brownout: b,
-                clientId,
-                subject,
-                endpointSubjects,
-                called: (endpoint) =>
-                  options.usage.some(
-                    (u) =>
-                      u.clientId === clientId &&
-                      u.version === b.version &&
-                      u.endpoint === endpoint &&
-                      u.element === undefined &&
-                      u.lastSeen >= since,
-                  ),
-              }),
+              announces({ brownout: b, clientId, subject, endpointSubjects, usage: options.usage, since }),
             );
       // Extended access: the client's own date is its sunset, and the general removal is not its own.
       const dated = own === undefined ? subject : { ...subject, sunsetAt: own, removed: false };
@@ -170,7 +156,8 @@ function announces(options: {
   clientId: string;
   subject: NoticeSubject;
   endpointSubjects: ReadonlySet<string>;
-  called: (endpoint: string) => boolean;
+  usage: readonly ClientUsage[];
+  since: number;
 }): boolean {
   const { brownout: b, subject } = options;
   // A field or parameter has no brownout of its own: a window of its version is that version's news.
@@ -183,7 +170,15 @@ function announces(options: {
     subject.endpoint === undefined &&
     b.endpoint !== undefined &&
     !options.endpointSubjects.has(subjectId(b)) &&
-    options.called(b.endpoint)
+    // The client calls that endpoint (not only its elements) within the lookback window.
+    options.usage.some(
+      (u) =>
+        u.clientId === options.clientId &&
+        u.version === b.version &&
+        u.endpoint === b.endpoint &&
+        u.element === undefined &&
+        u.lastSeen >= options.since,
+    )
   );
 }
 

@@ -98,7 +98,30 @@ export function createPayloadBuilder(options: {
   };
   return {
     async build({ notice, client, rows, elementRows = [] }) {
-      if (notice.element) return elementPayload({ runtime, absolute, notice, client, elementRows });
+      if (notice.element) {
+        // A field or parameter: no compatibility diff applies, the version stays.
+        const e = runtime.elements().find((d) => d.version === notice.version && d.element === notice.element);
+        return toNoticePayload({
+          notice,
+          client: { id: client.id, name: client.name },
+          deprecatedAt: e?.deprecatedAt ?? notice.plannedAt,
+          urls: { guide: absolute(e?.migrationUrl ?? runtime.migrationUrl(notice.version)) },
+          element: { kind: e?.kind ?? 'field', name: notice.element, replacement: (e && replacementName(e)) ?? null },
+          calls: elementRows
+            .filter((r) => r.clientId === client.id && r.version === notice.version && r.element === notice.element)
+            .sort((a, b) => a.endpoint.localeCompare(b.endpoint))
+            .map((r) => ({
+              endpoint: r.endpoint,
+              calls: r.calls,
+              firstSeen: formatIsoInstant(r.firstSeen),
+              lastSeen: formatIsoInstant(r.lastSeen),
+              // Element usage is counted per client, not per key or User-Agent.
+              keys: [],
+              userAgent: null,
+            })),
+          impact: [],
+        });
+      }
       const mine = rows.filter(
         (r) =>
           r.clientId === client.id &&
@@ -148,37 +171,4 @@ export function createPayloadBuilder(options: {
       });
     },
   };
-}
-
-/** The payload of a notice about a field or parameter: no compatibility diff applies, the version stays. */
-function elementPayload(o: {
-  runtime: LifecycleRuntime;
-  absolute: (url: string) => string;
-  notice: DueNotice;
-  client: Client;
-  elementRows: readonly ClientElementUsageRow[];
-}): NoticePayload {
-  const { notice, runtime } = o;
-  const e = runtime.elements().find((d) => d.version === notice.version && d.element === notice.element);
-  const calls: CallEvidence[] = o.elementRows
-    .filter((r) => r.clientId === o.client.id && r.version === notice.version && r.element === notice.element)
-    .sort((a, b) => a.endpoint.localeCompare(b.endpoint))
-    .map((r) => ({
-      endpoint: r.endpoint,
-      calls: r.calls,
-      firstSeen: formatIsoInstant(r.firstSeen),
-      lastSeen: formatIsoInstant(r.lastSeen),
-      // Element usage is counted per client, not per key or User-Agent.
-      keys: [],
-      userAgent: null,
-    }));
-  return toNoticePayload({
-    notice,
-    client: { id: o.client.id, name: o.client.name },
-    deprecatedAt: e?.deprecatedAt ?? notice.plannedAt,
-    urls: { guide: o.absolute(e?.migrationUrl ?? runtime.migrationUrl(notice.version)) },
-    element: { kind: e?.kind ?? 'field', name: notice.element!, replacement: (e && replacementName(e)) ?? null },
-    calls,
-    impact: [],
-  });
 }
