@@ -3,22 +3,12 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 
-export interface BrownoutCache {
-  /** The brownouts of the config file. */
-  configured: Brownout[];
-  all(): Brownout[];
-  refresh(): Promise<void>;
-}
-
 /**
  * Refreshed every few seconds and after each write, so every instance agrees within that time;
  * the decision table reads them at each compilation.
  */
-export async function createBrownoutCache(options: {
-  configured: Brownout[];
-  load: () => Promise<Brownout[]>;
-}): Promise<BrownoutCache> {
-  const load = async () => [...options.configured, ...(await options.load())];
+export async function createBrownoutCache(options: { configured: Brownout[]; load: () => Promise<Brownout[]> }) {
+  const load = async (): Promise<Brownout[]> => [...options.configured, ...(await options.load())];
   let all = await load();
   return {
     configured: options.configured,
@@ -28,6 +18,8 @@ export async function createBrownoutCache(options: {
     },
   };
 }
+
+export type BrownoutCache = Awaited<ReturnType<typeof createBrownoutCache>>;
 
 /** The brownouts, and the path of the lifecycle document that lists them (`/api/versions`). */
 export const brownoutListingKey = stepKey<{ cache: BrownoutCache; clock: Clock; path: string }>('brownout-listing');

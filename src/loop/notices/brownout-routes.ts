@@ -36,6 +36,8 @@ const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as c
 
 type Problem = { pointer: string; detail: string };
 type Window = { startsAt: number; endsAt: number };
+/** What a brownout is of, and whom it refuses. */
+type BrownoutSubject = Pick<Static<typeof BrownoutBody>, 'version' | 'endpoint' | 'target'>;
 
 export interface BrownoutRoutesOptions {
   storage: Pick<Storage, 'notices' | 'clients' | 'usage'>;
@@ -211,7 +213,7 @@ function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRo
     },
     async (request, reply) => {
       const body = request.body as Static<typeof BrownoutScheduleBody>;
-      const planned = await plan(options, body, [], (subject, now, problems) => {
+      const planned = await plan(options, { body, problems: [] }, (subject, now, problems) => {
         const windows = scheduleWindows({
           sunsetAt: subject.sunsetAt,
           steps: body.steps ?? defaultScheduleSteps,
@@ -226,11 +228,9 @@ function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRo
         );
         return windows.flatMap((w) => ('startsAt' in w ? [w] : []));
       });
-      return reply
-        .code(201)
-        .send({
-          data: planned.sort((a, b) => a.startsAt - b.startsAt).map((b) => toItem(b, options.cache.configured)),
-        });
+      return reply.code(201).send({
+        data: planned.sort((a, b) => a.startsAt - b.startsAt).map((b) => toItem(b, options.cache.configured)),
+      });
     },
   );
 }
@@ -246,33 +246,27 @@ async function save(
   const problems: Problem[] = [];
   if (startsAt === undefined) problems.push({ pointer: '/startsAt', detail: 'an ISO 8601 instant' });
   if (endsAt === undefined) problems.push({ pointer: '/endsAt', detail: 'an ISO 8601 instant' });
-  const planned = await plan(
-    options,
-    body,
-    problems,
-    (subject, now) => {
-      if (startsAt === undefined || endsAt === undefined) return [];
-      for (const detail of checkBrownout({
-        brownout: { startsAt, endsAt },
-        deprecatedAt: Math.min(subject.deprecatedAt, now),
-        sunsetAt: subject.sunsetAt,
-      }))
-        problems.push({ pointer: '', detail });
-      if (endsAt <= now) problems.push({ pointer: '/endsAt', detail: 'the window is already over' });
-      if (clientId) {
-        const { maxMinutes, maxDaysAhead, maxPlanned } = rehearsalLimits;
-        if (endsAt - startsAt > maxMinutes * 60_000)
-          problems.push({ pointer: '/endsAt', detail: `a rehearsal lasts at most ${maxMinutes} minutes` });
-        if (startsAt > now + maxDaysAhead * DAY_MS)
-          problems.push({ pointer: '/startsAt', detail: `a rehearsal starts within ${maxDaysAhead} days` });
-        const planned = options.cache.all().filter((b) => b.clientId === clientId && b.endsAt > now).length;
-        if (planned >= maxPlanned)
-          problems.push({ pointer: '', detail: `at most ${maxPlanned} rehearsals may be planned at once` });
-      }
-      return [{ startsAt, endsAt }];
-    },
-    clientId,
-  );
+  const planned = await plan(options, { body, problems, clientId }, (subject, now) => {
+    if (startsAt === undefined || endsAt === undefined) return [];
+    for (const detail of checkBrownout({
+      brownout: { startsAt, endsAt },
+      deprecatedAt: Math.min(subject.deprecatedAt, now),
+      sunsetAt: subject.sunsetAt,
+    }))
+      problems.push({ pointer: '', detail });
+    if (endsAt <= now) problems.push({ pointer: '/endsAt', detail: 'the window is already over' });
+    if (clientId) {
+      const { maxMinutes, maxDaysAhead, maxPlanned } = rehearsalLimits;
+      if (endsAt - startsAt > maxMinutes * 60_000)
+        problems.push({ pointer: '/endsAt', detail: `a rehearsal lasts at most ${maxMinutes} minutes` });
+      if (startsAt > now + maxDaysAhead * DAY_MS)
+        problems.push({ pointer: '/startsAt', detail: `a rehearsal starts within ${maxDaysAhead} days` });
+      const planned = options.cache.all().filter((b) => b.clientId === clientId && b.endsAt > now).length;
+      if (planned >= maxPlanned)
+        problems.push({ pointer: '', detail: `at most ${maxPlanned} rehearsals may be planned at once` });
+    }
+    return [{ startsAt, endsAt }];
+  });
   return planned[0]!;
 }
 
@@ -282,14 +276,13 @@ async function save(
  */
 async function plan(
   options: BrownoutRoutesOptions,
-  body: { version: string; endpoint?: string; target?: Static<typeof BrownoutBody>['target'] },
-  problems: Problem[],
+  request: { body: BrownoutSubject; problems: Problem[]; clientId?: string | undefined },
   windowsOf: (subject: NoticeSubject, now: number, problems: Problem[]) => Window[],
-  clientId?: string,
 ): Promise<Brownout[]> {
+  const { body, problems, clientId } = request;
   const now = options.clock.now();
   const subject = findSubject(options.runtime, body, problems);
-  const target = await resolveTarget(options, body, now, problems);
+  const target = await resolveTarget(options, body, { now, problems });
   const windows = subject ? windowsOf(subject, now, problems) : [];
   if (problems.length > 0)
     throw new VersionaryError({
@@ -335,9 +328,8 @@ function findSubject(
  */
 async function resolveTarget(
   options: BrownoutRoutesOptions,
-  { target, ...subject }: Parameters<typeof plan>[1],
-  now: number,
-  problems: Problem[],
+  { target, ...subject }: BrownoutSubject,
+  { now, problems }: { now: number; problems: Problem[] },
 ): Promise<Pick<Brownout, 'clients' | 'calledWithinDays'>> {
   if (!target || target.all) return {};
   if (target.clients) {

@@ -33,13 +33,8 @@ export interface NoticeWorker {
   channels(): NoticeChannelName[];
 }
 
-/** What the deliveries of one worker share: its lease on the rows it claims, and the channels that deliver. */
-interface Deliveries extends NoticeWorkerOptions {
-  owner: string;
-  /** The channels that deliver, by name (those with a transport). */
-  byName: ReadonlyMap<string, NoticeChannel>;
-  leaseMs: number;
-}
+/** What the deliveries of one worker share: its lease on the rows it claims, and the channels that deliver (by name). */
+type Deliveries = NoticeWorkerOptions & { owner: string; byName: ReadonlyMap<string, NoticeChannel>; leaseMs: number };
 
 /**
  * The notices worker. Rows are claimed under a lease, so instances on one database share the work
