@@ -69,14 +69,7 @@ function withTimeouts(url: string, ms: number): string {
 /** `VERSIONARY_SMTP_URL=log:`: print each message instead of sending it (development). */
 const logTransportUrl = 'log:';
 
-interface MailMessage {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-}
+type MailMessage = Record<'from' | 'to' | 'subject' | 'text' | 'html', string> & { headers: Record<string, string> };
 
 function formatLogged(message: MailMessage): string {
   const rule = '-'.repeat(72);

@@ -116,7 +116,7 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
       { prefix: '/admin/v1' },
     );
     registerRehearsalRoutes(app, routes);
-    registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
+    registerUnsubscribeRoutes(app, { storage, secret, clock });
     // The row's step is the request id, so a decision is told once, however often this runs for it.
     const notifyDecision: ExtendedAccessDecisionNotifier = async ({ request, until, cap }) => {
       if (request.status === 'pending') return;

@@ -146,11 +146,7 @@ function renderDecisionEmail(options: {
   });
 }
 
-interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+type RenderedEmail = Record<'subject' | 'text' | 'html', string>;
 
 type EmailFact = readonly [string, string];
 
