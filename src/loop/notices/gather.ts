@@ -4,7 +4,6 @@ import {
   subjectId,
   toNoticePayload,
   type CallEvidence,
-  type ClientUsage,
   type DueNotice,
   type NoticePayload,
   type NoticeSubject,
@@ -39,23 +38,6 @@ export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
     removed: false,
   }));
   return [...versions, ...endpoints, ...elements];
-}
-
-/** Usage rows summed per (client, version, endpoint) across the client's keys, for the planner. */
-export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
-  const merged = new Map<string, ClientUsage>();
-  for (const r of rows) {
-    const key = `${r.clientId}\u0000${r.version}\u0000${r.endpoint}`;
-    const { clientId, version, endpoint, calls, firstSeen, lastSeen } = r;
-    const m = merged.get(key) ?? { clientId, version, endpoint, calls: 0, firstSeen, lastSeen };
-    merged.set(key, {
-      ...m,
-      calls: m.calls + calls,
-      firstSeen: Math.min(m.firstSeen, firstSeen),
-      lastSeen: Math.max(m.lastSeen, lastSeen),
-    });
-  }
-  return [...merged.values()];
 }
 
 /** Builds notice payloads: evidence from usage rows, impact from the compatibility diff. */

@@ -3,7 +3,7 @@ import { planNotices, type NoticeIdentity, type NoticePayload } from '../../core
 import type { Client, Storage } from '../../kernel/ports/index.ts';
 import type { BrownoutCache } from './brownout-guard.ts';
 import type { NoticeChannel } from './channel.ts';
-import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
+import { noticeSubjects, type PayloadBuilder } from './gather.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { PassReport } from './schemas.ts';
@@ -31,8 +31,9 @@ export async function planOutbox(options: PlanOptions): Promise<Pick<PassReport,
   const due = planNotices({
     subjects: noticeSubjects(options.runtime),
     brownouts: options.brownouts.all(),
-    // Element rows carry their element, so they count for its subject only.
-    usage: [...toClientUsage(rows), ...elementRows],
+    // A row per key: the planner reads each client's latest call. Element rows carry their element,
+    // so they count for its subject only.
+    usage: [...rows, ...elementRows],
     recorded: await notices.recorded(),
     settings,
     clock,
