@@ -29,14 +29,11 @@ export function createEmailChannel(options: {
     recipients,
     async deliver({ id, recipient, payload }) {
       const link = options.unsubscribeUrl(payload.data.client.id, recipient);
-      const rendered = renderNoticeEmail({ payload, unsubscribeUrl: link });
       try {
         await send({
           from: smtp.from,
           to: recipient,
-          subject: rendered.subject,
-          text: rendered.text,
-          html: rendered.html,
+          ...renderNoticeEmail({ payload, unsubscribeUrl: link }),
           headers: {
             'List-Unsubscribe': `<${link}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',

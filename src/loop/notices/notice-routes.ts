@@ -50,12 +50,11 @@ export function registerNoticeAdminRoutes(
     },
     async (request) => {
       const q = request.query as Static<typeof NoticeQuery>;
-      const limit = q.limit ?? 100;
       const page = await options.notices.list({
-        ...(q.client ? { clientId: q.client } : {}),
-        ...(q.status ? { status: q.status } : {}),
-        ...(q.kind ? { kind: q.kind } : {}),
-        limit,
+        clientId: q.client,
+        status: q.status,
+        kind: q.kind,
+        limit: q.limit ?? 100,
         afterId: q.after === undefined ? 0 : Number(q.after),
       });
       const channels = new Set(options.worker.channels());
