@@ -185,13 +185,9 @@ async function withDeadline(options: {
   work: (signal: AbortSignal) => unknown;
 }): Promise<void> {
   const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => abort.abort(options.failure()), options.ms);
   const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const failure = options.failure();
-      abort.abort(failure);
-      reject(failure);
-    }, options.ms);
+    abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error));
   });
   // Through a promise whatever the work returns (a plain-JS channel may return nothing).
   const work = Promise.resolve().then(() => options.work(abort.signal));
