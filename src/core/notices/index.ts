@@ -3,7 +3,6 @@ export type {
   NoticeKind,
   NoticeSubject,
   Brownout,
-  ClientUsage,
   RecordedNotice,
   DueNotice,
   NoticeIdentity,
@@ -13,6 +12,5 @@ export { subjectId, subjectParts } from './notice-key.ts';
 export { dueNotice, planNotices } from './plan-notices.ts';
 
 export { checkBrownout, defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
-export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
 export type { CallEvidence, ExtendedAccessDecisionFacts, NoticePayload } from './payload.ts';
