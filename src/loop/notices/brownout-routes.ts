@@ -35,7 +35,6 @@ const badBrownout =
 const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
 
 type Problem = { pointer: string; detail: string };
-type Window = { startsAt: number; endsAt: number };
 /** What a brownout is of, and whom it refuses. */
 type BrownoutSubject = Pick<Static<typeof BrownoutBody>, 'version' | 'endpoint' | 'target'>;
 
@@ -277,7 +276,7 @@ async function save(
 async function plan(
   options: BrownoutRoutesOptions,
   request: { body: BrownoutSubject; problems: Problem[]; clientId?: string | undefined },
-  windowsOf: (subject: NoticeSubject, now: number, problems: Problem[]) => Window[],
+  windowsOf: (subject: NoticeSubject, now: number, problems: Problem[]) => Array<Pick<Brownout, 'startsAt' | 'endsAt'>>,
 ): Promise<Brownout[]> {
   const { body, problems, clientId } = request;
   const now = options.clock.now();
