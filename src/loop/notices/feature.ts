@@ -61,9 +61,7 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
         now: () => clock.now(),
         lookup: createWebhookLookup(webhookSettings),
         timeoutMs: config.ops.deliveryTimeoutMs,
-        checkUrl: async (url) => {
-          await assertPublicWebhookUrl({ url, settings: webhookSettings });
-        },
+        checkUrl: (url) => assertPublicWebhookUrl({ url, settings: webhookSettings }),
         target: async (clientId, webhookId) =>
           (await storage.clients.find(clientId))?.webhooks.find((w) => w.id === webhookId),
       }),

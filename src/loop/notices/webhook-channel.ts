@@ -31,7 +31,7 @@ export interface WebhookChannelOptions {
    * calls `lookup` for an IP literal, so a literal saved under an allowance that has since been
    * removed is caught only here.
    */
-  checkUrl: (url: string) => Promise<void>;
+  checkUrl: (url: string) => Promise<unknown>;
 }
 
 /**
@@ -45,14 +45,11 @@ export function createWebhookChannel(options: WebhookChannelOptions): NoticeChan
     async deliver({ id, recipient, payload }) {
       const target = await options.target(payload.data.client.id, recipient);
       if (!target) throw new DeliveryFailure({ transient: false, reason: `webhook ${recipient} no longer exists` });
-      try {
-        await options.checkUrl(target.url);
-      } catch (error) {
-        throw new DeliveryFailure({
-          transient: false,
-          reason: (error as { detail?: string }).detail ?? (error as Error).message,
-        });
-      }
+      const refused = await options.checkUrl(target.url).then(
+        () => undefined,
+        (error: { detail?: string; message?: string }) => error.detail ?? error.message ?? '',
+      );
+      if (refused !== undefined) throw new DeliveryFailure({ transient: false, reason: refused });
       const body = JSON.stringify(payload);
       // Seconds of the wall clock at sending: receivers reject stale timestamps.
       const timestamp = Math.floor(options.now() / 1000);
