@@ -37,11 +37,7 @@ export async function planOutbox(options: PlanOptions): Promise<Pick<PassReport,
     recorded: await notices.recorded(),
     settings,
     clock,
-    extensionOf: (clientId, subject) =>
-      options.runtime.extensionOf(clientId, {
-        version: subject.version,
-        ...(subject.endpoint ? { endpoint: subject.endpoint } : {}),
-      }),
+    extensionOf: (clientId, subject) => options.runtime.extensionOf(clientId, subject),
   });
   if (due.length === 0) return { planned: 0, enqueued: 0, skipped: [] };
   const found = new Map((await clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]));

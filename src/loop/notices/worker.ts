@@ -170,11 +170,8 @@ async function deliverNotice(deliveries: Deliveries, row: OutboxNotice): Promise
   // Exponential backoff with jitter, so a recovering server is not hit by every worker at once.
   const delay = settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
   const nextAttemptAt = at + Math.round(delay / 2 + Math.random() * (delay / 2));
-  await notices.complete({
-    id: row.id,
-    owner,
-    outcome: { status: 'retrying', at, nextAttemptAt, error: failure.message },
-  });
+  const outcome = { status: 'retrying' as const, at, nextAttemptAt, error: failure.message };
+  await notices.complete({ id: row.id, owner, outcome });
   return 'retrying';
 }
 
