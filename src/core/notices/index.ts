@@ -3,15 +3,14 @@ export type {
   NoticeKind,
   NoticeSubject,
   Brownout,
-  ClientUsage,
   RecordedNotice,
   DueNotice,
+  NoticeIdentity,
   NoticeSettings,
 } from './types.ts';
 export { subjectId, subjectParts } from './notice-key.ts';
-export { planNotices } from './plan-notices.ts';
+export { dueNotice, planNotices } from './plan-notices.ts';
 
 export { checkBrownout, defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
-export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
 export type { CallEvidence, ExtendedAccessDecisionFacts, NoticePayload } from './payload.ts';

@@ -121,7 +121,6 @@ export function toNoticePayload(options: {
   element?: NoticeElement;
   calls: CallEvidence[];
   impact: CallImpact[];
-  grant?: ExtendedAccessDecisionFacts;
 }): NoticePayload {
   const { notice } = options;
   const status = notice.kind === 'removed' ? 'removed' : notice.kind === 'cleared' ? 'cleared' : 'deprecated';
@@ -148,7 +147,7 @@ export function toNoticePayload(options: {
       element: options.element ?? null,
       calls: options.calls,
       impact: options.impact,
-      [earlierNames.noticeMember]: options.grant ?? null,
+      [earlierNames.noticeMember]: null,
     },
   };
 }

@@ -59,25 +59,11 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
         own !== undefined
           ? []
           : options.brownouts.filter((b) =>
-              announces({
-                brownout: b,
-                clientId,
-                subject,
-                endpointSubjects,
-                called: (endpoint) =>
-                  options.usage.some(
-                    (u) =>
-                      u.clientId === clientId &&
-                      u.version === b.version &&
-                      u.endpoint === endpoint &&
-                      u.element === undefined &&
-                      u.lastSeen >= since,
-                  ),
-              }),
+              announces({ brownout: b, clientId, subject, endpointSubjects, usage: options.usage, since }),
             );
       // Extended access: the client's own date is its sunset, and the general removal is not its own.
       const dated = own === undefined ? subject : { ...subject, sunsetAt: own, removed: false };
-      const planned = planForClient({ subject: dated, id, clientId, lastSeen, told, brownouts, settings, now });
+      const planned = planForClient({ subject: dated, clientId, lastSeen, told, brownouts, settings, now });
       for (const notice of planned) {
         if (done.has(noticeKey(notice))) continue;
         done.add(noticeKey(notice));
@@ -86,6 +72,31 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
     }
   }
   return due;
+}
+
+/** A notice of `kind` about `subject` to a client, planned `now`. */
+export function dueNotice(options: {
+  subject: Pick<NoticeSubject, 'version' | 'endpoint' | 'element' | 'sunsetAt'>;
+  clientId: string;
+  kind: NoticeKind;
+  step: string;
+  now: number;
+  brownout?: Brownout;
+}): DueNotice {
+  const { subject, now, brownout } = options;
+  return {
+    clientId: options.clientId,
+    subject: subjectId(subject),
+    kind: options.kind,
+    step: options.step,
+    sunsetAt: subject.sunsetAt,
+    version: subject.version,
+    ...(subject.endpoint ? { endpoint: subject.endpoint } : {}),
+    ...(subject.element ? { element: subject.element } : {}),
+    plannedAt: now,
+    daysLeft: Math.max(0, Math.ceil((subject.sunsetAt - now) / DAY_MS)),
+    ...(brownout ? { brownout } : {}),
+  };
 }
 
 function lastCallByClient(usage: readonly ClientUsage[], subject: NoticeSubject, since: number): Map<string, number> {
@@ -99,7 +110,6 @@ function lastCallByClient(usage: readonly ClientUsage[], subject: NoticeSubject,
 
 interface ClientPlan {
   subject: NoticeSubject;
-  id: string;
   clientId: string;
   lastSeen: number;
   told: RecordedNotice[];
@@ -110,19 +120,8 @@ interface ClientPlan {
 
 function planForClient(p: ClientPlan): DueNotice[] {
   const { subject, now, told } = p;
-  const make = (kind: NoticeKind, step = '', brownout?: Brownout): DueNotice => ({
-    clientId: p.clientId,
-    subject: p.id,
-    kind,
-    step,
-    sunsetAt: subject.sunsetAt,
-    version: subject.version,
-    ...(subject.endpoint ? { endpoint: subject.endpoint } : {}),
-    ...(subject.element ? { element: subject.element } : {}),
-    plannedAt: now,
-    daysLeft: Math.max(0, Math.ceil((subject.sunsetAt - now) / DAY_MS)),
-    ...(brownout ? { brownout } : {}),
-  });
+  const make = (kind: NoticeKind, step = '', brownout?: Brownout): DueNotice =>
+    dueNotice({ subject, clientId: p.clientId, kind, step, now, brownout });
   const warnings = told.filter((r) => r.kind !== 'cleared');
   const cleared = latest(told.filter((r) => r.kind === 'cleared'));
   // Cleared and silent since: the client has moved on, and hears no more of this subject.
@@ -157,7 +156,8 @@ function announces(options: {
   clientId: string;
   subject: NoticeSubject;
   endpointSubjects: ReadonlySet<string>;
-  called: (endpoint: string) => boolean;
+  usage: readonly ClientUsage[];
+  since: number;
 }): boolean {
   const { brownout: b, subject } = options;
   // A field or parameter has no brownout of its own: a window of its version is that version's news.
@@ -170,7 +170,15 @@ function announces(options: {
     subject.endpoint === undefined &&
     b.endpoint !== undefined &&
     !options.endpointSubjects.has(subjectId(b)) &&
-    options.called(b.endpoint)
+    // The client calls that endpoint (not only its elements) within the lookback window.
+    options.usage.some(
+      (u) =>
+        u.clientId === options.clientId &&
+        u.version === b.version &&
+        u.endpoint === b.endpoint &&
+        u.element === undefined &&
+        u.lastSeen >= options.since,
+    )
   );
 }
 

@@ -3,27 +3,23 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 
-export interface BrownoutCache {
-  all(): Brownout[];
-  refresh(): Promise<void>;
-}
-
 /**
  * Refreshed every few seconds and after each write, so every instance agrees within that time;
  * the decision table reads them at each compilation.
  */
-export async function createBrownoutCache(options: {
-  configured: Brownout[];
-  load: () => Promise<Brownout[]>;
-}): Promise<BrownoutCache> {
-  let all = [...options.configured, ...(await options.load())];
+export async function createBrownoutCache(options: { configured: Brownout[]; load: () => Promise<Brownout[]> }) {
+  const load = async (): Promise<Brownout[]> => [...options.configured, ...(await options.load())];
+  let all = await load();
   return {
+    configured: options.configured,
     all: () => all,
     async refresh() {
-      all = [...options.configured, ...(await options.load())];
+      all = await load();
     },
   };
 }
+
+export type BrownoutCache = Awaited<ReturnType<typeof createBrownoutCache>>;
 
 /** The brownouts, and the path of the lifecycle document that lists them (`/api/versions`). */
 export const brownoutListingKey = stepKey<{ cache: BrownoutCache; clock: Clock; path: string }>('brownout-listing');

@@ -76,15 +76,12 @@ const namePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** Check a list of channels at start: valid, unique names. */
 export function checkChannels(channels: readonly NoticeChannel[]): string[] {
-  const errors: string[] = [];
-  const seen = new Set<string>();
-  for (const channel of channels) {
-    if (!namePattern.test(channel.name))
-      errors.push(
-        `notice channel "${channel.name}": a name is lower-case letters, digits and hyphens, starting with a letter, up to 32 characters`,
-      );
-    if (seen.has(channel.name)) errors.push(`notice channel "${channel.name}" is registered twice`);
-    seen.add(channel.name);
-  }
-  return errors;
+  return channels.flatMap(({ name }, i) => [
+    ...(namePattern.test(name)
+      ? []
+      : [
+          `notice channel "${name}": a name is lower-case letters, digits and hyphens, starting with a letter, up to 32 characters`,
+        ]),
+    ...(channels.findIndex((c) => c.name === name) < i ? [`notice channel "${name}" is registered twice`] : []),
+  ]);
 }

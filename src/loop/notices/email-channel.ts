@@ -1,6 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import type { NoticeChannel } from './channel.ts';
-import { DeliveryFailure } from './channel.ts';
+import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
 /**
@@ -30,14 +29,11 @@ export function createEmailChannel(options: {
     recipients,
     async deliver({ id, recipient, payload }) {
       const link = options.unsubscribeUrl(payload.data.client.id, recipient);
-      const rendered = renderNoticeEmail({ payload, unsubscribeUrl: link });
       try {
         await send({
           from: smtp.from,
           to: recipient,
-          subject: rendered.subject,
-          text: rendered.text,
-          html: rendered.html,
+          ...renderNoticeEmail({ payload, unsubscribeUrl: link }),
           headers: {
             'List-Unsubscribe': `<${link}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
@@ -70,14 +66,7 @@ function withTimeouts(url: string, ms: number): string {
 /** `VERSIONARY_SMTP_URL=log:`: print each message instead of sending it (development). */
 const logTransportUrl = 'log:';
 
-interface MailMessage {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-}
+type MailMessage = Record<'from' | 'to' | 'subject' | 'text' | 'html', string> & { headers: Record<string, string> };
 
 function formatLogged(message: MailMessage): string {
   const rule = '-'.repeat(72);

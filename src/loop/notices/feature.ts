@@ -6,7 +6,6 @@ import { noticesSection } from './settings.ts';
 import { webhooksSection } from './webhook-settings.ts';
 import { brownoutListingKey, createBrownoutCache } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
-import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
 import { createEmailChannel } from './email-channel.ts';
 import { createPayloadBuilder, noticeSubjects } from './gather.ts';
@@ -18,11 +17,10 @@ import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 import type { LoopNoticesOptions } from './options.ts';
 import { earlierNames } from '../../core/earlier-names.ts';
-import { DAY_MS } from '../../core/lifecycle/index.ts';
-import { subjectId, type DueNotice } from '../../core/notices/index.ts';
+import { dueNotice, subjectId } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { ExtendedAccessDecisionNotifier } from '../../kernel/ports/index.ts';
-import { outboxRows } from './plan-outbox.ts';
+import { enqueueNotice } from './plan-outbox.ts';
 
 export type NoticesContext = LifecycleContext & { options: LoopNoticesOptions };
 
@@ -63,9 +61,7 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
         now: () => clock.now(),
         lookup: createWebhookLookup(webhookSettings),
         timeoutMs: config.ops.deliveryTimeoutMs,
-        checkUrl: async (url) => {
-          await assertPublicWebhookUrl({ url, settings: webhookSettings });
-        },
+        checkUrl: (url) => assertPublicWebhookUrl({ url, settings: webhookSettings }),
         target: async (clientId, webhookId) =>
           (await storage.clients.find(clientId))?.webhooks.find((w) => w.id === webhookId),
       }),
@@ -85,19 +81,14 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
       apiPrefix: api.prefix,
     });
     const worker = createNoticeWorker({
-      notices: storage.notices,
-      usage: storage.usage,
-      clients: storage.clients,
+      storage,
       runtime,
       settings,
       clock,
       channels,
       log: app.log,
       payloads,
-      brownouts: async () => {
-        await cache.refresh();
-        return cache.all();
-      },
+      brownouts: cache,
       flushUsage,
       concurrency: config.ops.deliveryConcurrency,
       deliveryTimeoutMs: config.ops.deliveryTimeoutMs,
@@ -113,27 +104,17 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
       await worker.stop();
     });
 
-    const routes = {
-      store: storage.notices,
-      cache,
-      runtime,
-      clock,
-      configured: settings.brownouts,
-      clients: storage.clients,
-      usage: storage.usage,
-      flushUsage,
-    };
+    const routes = { storage, cache, runtime, clock, flushUsage };
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
         registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
         registerBrownoutAdminRoutes(admin, routes);
-        registerBrownoutScheduleRoute(admin, routes);
       },
       { prefix: '/admin/v1' },
     );
     registerRehearsalRoutes(app, routes);
-    registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
+    registerUnsubscribeRoutes(app, { storage, secret, clock });
     // The row's step is the request id, so a decision is told once, however often this runs for it.
     const notifyDecision: ExtendedAccessDecisionNotifier = async ({ request, until, cap }) => {
       if (request.status === 'pending') return;
@@ -145,20 +126,16 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
         ...(s.kind === 'endpoint' ? { endpoint: `${s.method} ${s.path}` } : {}),
         ...(s.kind === 'element' ? { element: s.element } : {}),
       };
-      const id = subjectId(parts);
       const now = clock.now();
       // The subject's own dates when it is still deprecated; a subject no longer deprecated has none.
-      const sunsetAt = noticeSubjects(runtime).find((x) => subjectId(x) === id)?.sunsetAt ?? now;
-      const notice: DueNotice = {
-        ...parts,
+      const sunsetAt = noticeSubjects(runtime).find((x) => subjectId(x) === subjectId(parts))?.sunsetAt ?? now;
+      const notice = dueNotice({
+        subject: { ...parts, sunsetAt },
         clientId: client.id,
-        subject: id,
         kind: request.status,
         step: request.id,
-        sunsetAt,
-        plannedAt: now,
-        daysLeft: Math.max(0, Math.ceil((sunsetAt - now) / DAY_MS)),
-      };
+        now,
+      });
       const built = await payloads.build({ notice, client, rows: [] });
       const payload = {
         ...built,
@@ -173,16 +150,8 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
           },
         },
       };
-      const rows = outboxRows(channels, client, {
-        clientId: client.id,
-        subject: id,
-        kind: notice.kind,
-        step: notice.step,
-        sunsetAt,
-        payload: JSON.stringify(payload),
-        createdAt: now,
-      });
-      if (rows.length > 0 && (await storage.notices.enqueue(rows)) > 0)
+      const written = await enqueueNotice({ channels, storage }, { notice, client, payload, now });
+      if (typeof written === 'number')
         // The decision's answer does not wait: the worker delivers in the background, as on its timer.
         void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed'));
     };

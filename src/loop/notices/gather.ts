@@ -1,9 +1,9 @@
 import { diffOpenApi, type Change } from '../../core/compat/index.ts';
 import {
   impactOnCalls,
+  subjectId,
   toNoticePayload,
   type CallEvidence,
-  type ClientUsage,
   type DueNotice,
   type NoticePayload,
   type NoticeSubject,
@@ -13,7 +13,7 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ApiKeyStore, Client, ClientElementUsageRow, ClientUsageRow } from '../../kernel/ports/index.ts';
-import { replacementName, type ElementDeprecation } from '../../core/lifecycle/index.ts';
+import { replacementName } from '../../core/lifecycle/index.ts';
 
 /** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
@@ -29,24 +29,15 @@ export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
     sunsetAt: e.sunsetAt,
     removed: false,
   }));
-  return [...versions, ...endpoints, ...elementSubjects(runtime.elements())];
-}
-
-/** Usage rows summed per (client, version, endpoint) across the client's keys, for the planner. */
-export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
-  const merged = new Map<string, ClientUsage>();
-  for (const r of rows) {
-    const key = `${r.clientId}\u0000${r.version}\u0000${r.endpoint}`;
-    const { clientId, version, endpoint, calls, firstSeen, lastSeen } = r;
-    const m = merged.get(key) ?? { clientId, version, endpoint, calls: 0, firstSeen, lastSeen };
-    merged.set(key, {
-      ...m,
-      calls: m.calls + calls,
-      firstSeen: Math.min(m.firstSeen, firstSeen),
-      lastSeen: Math.max(m.lastSeen, lastSeen),
-    });
-  }
-  return [...merged.values()];
+  // A field or query parameter is never flagged removed: it is gone at the sunset.
+  const elements = runtime.elements().map((e) => ({
+    version: e.version,
+    element: e.element,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    removed: false,
+  }));
+  return [...versions, ...endpoints, ...elements];
 }
 
 /** Builds notice payloads: evidence from usage rows, impact from the compatibility diff. */
@@ -89,7 +80,30 @@ export function createPayloadBuilder(options: {
   };
   return {
     async build({ notice, client, rows, elementRows = [] }) {
-      if (notice.element) return elementPayload({ runtime, absolute, notice, client, elementRows });
+      if (notice.element) {
+        // A field or parameter: no compatibility diff applies, the version stays.
+        const e = runtime.elements().find((d) => d.version === notice.version && d.element === notice.element);
+        return toNoticePayload({
+          notice,
+          client: { id: client.id, name: client.name },
+          deprecatedAt: e?.deprecatedAt ?? notice.plannedAt,
+          urls: { guide: absolute(e?.migrationUrl ?? runtime.migrationUrl(notice.version)) },
+          element: { kind: e?.kind ?? 'field', name: notice.element, replacement: (e && replacementName(e)) ?? null },
+          calls: elementRows
+            .filter((r) => r.clientId === client.id && r.version === notice.version && r.element === notice.element)
+            .sort((a, b) => a.endpoint.localeCompare(b.endpoint))
+            .map((r) => ({
+              endpoint: r.endpoint,
+              calls: r.calls,
+              firstSeen: formatIsoInstant(r.firstSeen),
+              lastSeen: formatIsoInstant(r.lastSeen),
+              // Element usage is counted per client, not per key or User-Agent.
+              keys: [],
+              userAgent: null,
+            })),
+          impact: [],
+        });
+      }
       const mine = rows.filter(
         (r) =>
           r.clientId === client.id &&
@@ -119,10 +133,7 @@ export function createPayloadBuilder(options: {
             basePath: apiPrefix,
           })
         : [];
-      const deprecatedAt = notice.endpoint
-        ? runtime.endpointDeprecations().find((e) => `${e.version} ${e.method} ${e.path}` === notice.subject)
-            ?.deprecatedAt
-        : runtime.versions().find((v) => v.name === notice.version)?.schedule?.deprecatedAt;
+      const deprecatedAt = noticeSubjects(runtime).find((s) => subjectId(s) === notice.subject)?.deprecatedAt;
       return toNoticePayload({
         notice,
         client: { id: client.id, name: client.name },
@@ -142,61 +153,4 @@ export function createPayloadBuilder(options: {
       });
     },
   };
-}
-
-/** Deprecated fields and query parameters as notice subjects; never flagged removed: gone at the sunset. */
-function elementSubjects(elements: readonly ElementDeprecation[]): NoticeSubject[] {
-  return elements.map((e) => ({
-    version: e.version,
-    element: e.element,
-    deprecatedAt: e.deprecatedAt,
-    sunsetAt: e.sunsetAt,
-    removed: false,
-  }));
-}
-
-/** Element usage rows as the planner reads them, carrying their element so they count for it only. */
-export function toElementUsage(rows: readonly ClientElementUsageRow[]): ClientUsage[] {
-  return rows.map((r) => ({
-    clientId: r.clientId,
-    version: r.version,
-    endpoint: r.endpoint,
-    element: r.element,
-    calls: r.calls,
-    firstSeen: r.firstSeen,
-    lastSeen: r.lastSeen,
-  }));
-}
-
-/** The payload of a notice about a field or parameter: no compatibility diff applies, the version stays. */
-function elementPayload(o: {
-  runtime: LifecycleRuntime;
-  absolute: (url: string) => string;
-  notice: DueNotice;
-  client: Client;
-  elementRows: readonly ClientElementUsageRow[];
-}): NoticePayload {
-  const { notice, runtime } = o;
-  const e = runtime.elements().find((d) => d.version === notice.version && d.element === notice.element);
-  const calls: CallEvidence[] = o.elementRows
-    .filter((r) => r.clientId === o.client.id && r.version === notice.version && r.element === notice.element)
-    .sort((a, b) => a.endpoint.localeCompare(b.endpoint))
-    .map((r) => ({
-      endpoint: r.endpoint,
-      calls: r.calls,
-      firstSeen: formatIsoInstant(r.firstSeen),
-      lastSeen: formatIsoInstant(r.lastSeen),
-      // Element usage is counted per client, not per key or User-Agent.
-      keys: [],
-      userAgent: null,
-    }));
-  return toNoticePayload({
-    notice,
-    client: { id: o.client.id, name: o.client.name },
-    deprecatedAt: e?.deprecatedAt ?? notice.plannedAt,
-    urls: { guide: o.absolute(e?.migrationUrl ?? runtime.migrationUrl(notice.version)) },
-    element: { kind: e?.kind ?? 'field', name: notice.element!, replacement: (e && replacementName(e)) ?? null },
-    calls,
-    impact: [],
-  });
 }

@@ -1,16 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
 import type { Clock } from '../../core/clock/index.ts';
 import { queryIntegerSteps } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { eventType, subjectParts, type NoticeKind } from '../../core/notices/index.ts';
-import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/index.ts';
+import { eventType, subjectParts } from '../../core/notices/index.ts';
+import type { NoticeStore, OutboxNotice, Storage } from '../../kernel/ports/index.ts';
 import { NoticeList, NoticeQuery, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
 import { NoQuery, problems } from '../host/admin-route-schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
-import type { NoticeWorker } from './plan-outbox.ts';
+import type { NoticeWorker } from './worker.ts';
 
 /** `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`). */
 export function registerNoticeAdminRoutes(
@@ -48,19 +49,12 @@ export function registerNoticeAdminRoutes(
       config: queryIntegerSteps(NoticeQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
-      const q = request.query as {
-        client?: string;
-        status?: OutboxStatus;
-        kind?: NoticeKind;
-        limit?: number;
-        after?: string;
-      };
-      const limit = q.limit ?? 100;
+      const q = request.query as Static<typeof NoticeQuery>;
       const page = await options.notices.list({
-        ...(q.client ? { clientId: q.client } : {}),
-        ...(q.status ? { status: q.status } : {}),
-        ...(q.kind ? { kind: q.kind } : {}),
-        limit,
+        clientId: q.client,
+        status: q.status,
+        kind: q.kind,
+        limit: q.limit ?? 100,
         afterId: q.after === undefined ? 0 : Number(q.after),
       });
       const channels = new Set(options.worker.channels());
@@ -102,14 +96,16 @@ function toItem(n: OutboxNotice, hasTransport: boolean) {
 export function registerUnsubscribeRoutes(
   app: FastifyInstance,
   options: {
-    clients: Pick<ClientStore, 'setContactSubscribed' | 'find'>;
-    notices: NoticeStore;
+    storage: Pick<Storage, 'clients' | 'notices'>;
     secret: string;
     clock: Clock;
   },
 ): void {
-  const check = async (q: { client: string; contact: string; token: string }) => {
-    const client = await options.clients.find(q.client);
+  const { clients, notices } = options.storage;
+  /** The link's query, once its signature, age and freshness are checked. */
+  const check = async (request: FastifyRequest) => {
+    const q = request.query as Static<typeof UnsubscribeQuery>;
+    const client = await clients.find(q.client);
     const refusal = checkUnsubscribe({
       secret: options.secret,
       clientId: q.client,
@@ -119,6 +115,7 @@ export function registerUnsubscribeRoutes(
       changedAt: client?.updatedAt,
     });
     if (refusal) throw new VersionaryError({ code: ErrorCode.Forbidden, detail: refusals[refusal] });
+    return q;
   };
   const schema = {
     summary: 'Unsubscribe a contact from deprecation notices',
@@ -145,13 +142,12 @@ export function registerUnsubscribeRoutes(
         },
       },
       async (request) => {
-        const q = request.query as { client: string; contact: string; token: string };
-        await check(q);
+        const q = await check(request);
         const email = q.contact.toLowerCase();
-        if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
+        if (!(await clients.setContactSubscribed(q.client, email, false))) {
           throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
         }
-        await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
+        await notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
         return { unsubscribed: true, contact: email };
       },
     );
@@ -165,8 +161,7 @@ export function registerUnsubscribeRoutes(
       },
     },
     async (request, reply) => {
-      const q = request.query as { client: string; contact: string; token: string };
-      await check(q);
+      const q = await check(request);
       const page = html`<html>
         <body>
           <h1>Unsubscribe ${q.contact}</h1>

@@ -8,6 +8,8 @@ import {
 } from '../../core/notices/index.ts';
 import { render } from 'preact-render-to-string';
 
+const callColumns = ['Endpoint', 'Calls', 'First seen', 'Last seen', 'API key', 'User-Agent'];
+
 /** Facts whose value is a URL, shown as a link in the HTML part. */
 const links = new Set(['Migration guide', 'What breaks for you']);
 
@@ -23,11 +25,7 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
   const d = options.payload.data;
   const decision = d[earlierNames.noticeMember];
   if (decision) return renderDecisionEmail({ ...options, decision });
-  const name = d.element
-    ? `The ${d.element.kind === 'field' ? 'field' : 'query parameter'} ${d.element.name} in ${d.subject.version}`
-    : d.subject.endpoint
-      ? `${d.subject.endpoint} in ${d.subject.version}`
-      : `API version ${d.subject.version}`;
+  const name = subjectName(d, true);
   const headline = isDecisionKind(d.kind) ? d.kind : headlines[d.kind](name, d.subject.daysLeft);
   const facts: EmailFact[] = [
     ['Subject', name],
@@ -57,22 +55,14 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
   const body = html`<h2>Your calls</h2>
     <table>
       <tr>
-        <th>Endpoint</th>
-        <th>Calls</th>
-        <th>First seen</th>
-        <th>Last seen</th>
-        <th>API key</th>
-        <th>User-Agent</th>
+        ${callColumns.map((c) => html`<th>${c}</th>`)}
       </tr>
       ${d.calls.map(
         (c) =>
           html`<tr>
-            <td>${c.endpoint}</td>
-            <td>${c.calls}</td>
-            <td>${c.firstSeen}</td>
-            <td>${c.lastSeen}</td>
-            <td>${c.keys.join(', ')}</td>
-            <td>${c.userAgent ?? ''}</td>
+            ${[c.endpoint, c.calls, c.firstSeen, c.lastSeen, c.keys.join(', '), c.userAgent ?? ''].map(
+              (v) => html`<td>${v}</td>`,
+            )}
           </tr>`,
       )}
     </table>
@@ -100,6 +90,14 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
   });
 }
 
+/** The subject as a sentence names it; `long` names a whole version and says what an element is. */
+function subjectName(d: NoticePayload['data'], long: boolean): string {
+  const { version, endpoint } = d.subject;
+  const kind = long && d.element ? `The ${d.element.kind === 'field' ? 'field' : 'query parameter'} ` : '';
+  if (d.element) return `${kind}${d.element.name} in ${version}`;
+  return endpoint ? `${endpoint} in ${version}` : long ? `API version ${version}` : version;
+}
+
 /** A date as people read it: the day alone at midnight UTC, the full instant otherwise. */
 const day = (iso: string) => (iso.endsWith('T00:00:00Z') || iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso);
 
@@ -117,11 +115,7 @@ function renderDecisionEmail(options: {
 }): RenderedEmail {
   const { payload, decision } = options;
   const d = payload.data;
-  const name = d.element
-    ? `${d.element.name} in ${d.subject.version}`
-    : d.subject.endpoint
-      ? `${d.subject.endpoint} in ${d.subject.version}`
-      : d.subject.version;
+  const name = subjectName(d, false);
   const granted = decision.decision === 'granted';
   const until = decision.until ? day(decision.until) : '';
   const headline = granted
@@ -152,11 +146,7 @@ function renderDecisionEmail(options: {
   });
 }
 
-interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+type RenderedEmail = Record<'subject' | 'text' | 'html', string>;
 
 type EmailFact = readonly [string, string];
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { noticeKinds } from '../../core/notices/index.ts';
 import { outboxStatuses } from '../../kernel/ports/notices.ts';
 
@@ -99,6 +99,8 @@ export const PassReportSchema = Type.Object(
   },
   { description: 'What the pass did' },
 );
+
+export type PassReport = Static<typeof PassReportSchema>;
 
 export const BrownoutItem = Type.Object(
   {

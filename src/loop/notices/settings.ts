@@ -71,8 +71,7 @@ function parseBrownouts(raw: unknown, errors: string[]): Brownout[] {
     errors.push('notices.brownouts must be a list');
     return [];
   }
-  const out: Brownout[] = [];
-  raw.forEach((entry: Record<string, unknown>, i) => {
+  return raw.flatMap((entry: Record<string, unknown>, i): Brownout[] => {
     const where = `notices.brownouts[${i}]`;
     const startsAt = typeof entry?.startsAt === 'string' ? parseIsoInstant(entry.startsAt) : undefined;
     const endsAt = typeof entry?.endsAt === 'string' ? parseIsoInstant(entry.endsAt) : undefined;
@@ -83,43 +82,35 @@ function parseBrownouts(raw: unknown, errors: string[]): Brownout[] {
     if (startsAt === undefined || endsAt === undefined)
       errors.push(`${where}: startsAt and endsAt must be ISO 8601 instants`);
     else if (endsAt <= startsAt) errors.push(`${where}: endsAt must be after startsAt`);
-    const clients = parseTargetClients(entry, where, errors);
-    if (typeof entry?.version === 'string' && startsAt !== undefined && endsAt !== undefined) {
-      out.push({
+    const known = ['version', 'endpoint', 'startsAt', 'endsAt', 'clients'];
+    for (const key of Object.keys(entry ?? {}))
+      if (!known.includes(key) && key !== 'calledWithinDays') errors.push(unknownKey(where, key, known));
+    // Chosen from usage, a set depends on when it is resolved: only the API fixes and records it.
+    if (entry?.calledWithinDays !== undefined)
+      errors.push(
+        `${where}.calledWithinDays is not read from the config file: plan it with POST /admin/v1/brownouts, which resolves and records the clients once`,
+      );
+    // A list of client ids, or absent for every client.
+    const clients = entry?.clients;
+    const clientsOk =
+      clients === undefined ||
+      (Array.isArray(clients) &&
+        clients.length > 0 &&
+        clients.length <= 10_000 &&
+        clients.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 100));
+    if (!clientsOk) errors.push(`${where}.clients must be a non-empty list of client ids`);
+    if (typeof entry?.version !== 'string' || startsAt === undefined || endsAt === undefined) return [];
+    return [
+      {
         id: `cfg-${i + 1}`,
         version: entry.version,
         ...(typeof entry.endpoint === 'string' ? { endpoint: entry.endpoint } : {}),
         startsAt,
         endsAt,
-        ...(clients ? { clients } : {}),
-      });
-    }
+        ...(clientsOk && clients ? { clients: [...new Set(clients as string[])] } : {}),
+      },
+    ];
   });
-  return out;
-}
-
-/** A configured brownout's `clients`: a list of client ids, or absent for every client. */
-function parseTargetClients(entry: Record<string, unknown>, where: string, errors: string[]): string[] | undefined {
-  const known = ['version', 'endpoint', 'startsAt', 'endsAt', 'clients'];
-  for (const key of Object.keys(entry ?? {}))
-    if (!known.includes(key) && key !== 'calledWithinDays') errors.push(unknownKey(where, key, known));
-  // Chosen from usage, a set depends on when it is resolved: only the API fixes and records it.
-  if (entry?.calledWithinDays !== undefined)
-    errors.push(
-      `${where}.calledWithinDays is not read from the config file: plan it with POST /admin/v1/brownouts, which resolves and records the clients once`,
-    );
-  const raw = entry?.clients;
-  if (raw === undefined) return undefined;
-  if (
-    !Array.isArray(raw) ||
-    raw.length === 0 ||
-    raw.length > 10_000 ||
-    !raw.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 100)
-  ) {
-    errors.push(`${where}.clients must be a non-empty list of client ids`);
-    return undefined;
-  }
-  return [...new Set(raw as string[])];
 }
 
 /** The notices part's section of the config file (with `publicUrl`, which its links start with). */

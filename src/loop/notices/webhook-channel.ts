@@ -2,14 +2,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { NoticeChannel } from './channel.ts';
-import { DeliveryFailure } from './channel.ts';
-
-/** A webhook target, by id, with its Standard Webhooks secret (`whsec_<base64>`). */
-interface WebhookTarget {
-  url: string;
-  secret: string;
-}
+import type { ClientWebhook } from '../../kernel/ports/index.ts';
+import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 
 /**
  * The Standard Webhooks signature, keyed with the secret's base64 part.
@@ -22,8 +16,11 @@ export function signWebhook(options: { secret: string; id: string; timestamp: nu
 }
 
 export interface WebhookChannelOptions {
-  /** The webhook's URL and secret, read at each delivery (a changed URL applies at once). */
-  target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>;
+  /**
+   * The webhook's URL and Standard Webhooks secret (`whsec_<base64>`), read at each delivery (a
+   * changed URL applies at once).
+   */
+  target: (clientId: string, webhookId: string) => Promise<ClientWebhook | undefined>;
   now: () => number;
   /** The whole delivery, connect to last byte of the answer, at most this long. */
   timeoutMs: number;
@@ -34,7 +31,7 @@ export interface WebhookChannelOptions {
    * calls `lookup` for an IP literal, so a literal saved under an allowance that has since been
    * removed is caught only here.
    */
-  checkUrl: (url: string) => Promise<void>;
+  checkUrl: (url: string) => Promise<unknown>;
 }
 
 /**
@@ -48,14 +45,11 @@ export function createWebhookChannel(options: WebhookChannelOptions): NoticeChan
     async deliver({ id, recipient, payload }) {
       const target = await options.target(payload.data.client.id, recipient);
       if (!target) throw new DeliveryFailure({ transient: false, reason: `webhook ${recipient} no longer exists` });
-      try {
-        await options.checkUrl(target.url);
-      } catch (error) {
-        throw new DeliveryFailure({
-          transient: false,
-          reason: (error as { detail?: string }).detail ?? (error as Error).message,
-        });
-      }
+      const refused = await options.checkUrl(target.url).then(
+        () => undefined,
+        (error: { detail?: string; message?: string }) => error.detail ?? error.message ?? '',
+      );
+      if (refused !== undefined) throw new DeliveryFailure({ transient: false, reason: refused });
       const body = JSON.stringify(payload);
       // Seconds of the wall clock at sending: receivers reject stale timestamps.
       const timestamp = Math.floor(options.now() / 1000);

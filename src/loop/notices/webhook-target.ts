@@ -57,12 +57,6 @@ const defaultResolve: ResolveHost = (host) =>
     });
   });
 
-export interface WebhookTarget {
-  url: URL;
-  /** Every address the host resolved to, all allowed; empty when the name does not resolve (yet). */
-  addresses: string[];
-}
-
 const refusal400 = (pointer: string, why: string) =>
   new VersionaryError({
     code: ErrorCode.ValidationFailed,
@@ -94,14 +88,15 @@ export function webhookUrlShape(options: { url: string; pointer: string }): URL 
  * Check that every address of a webhook URL's host is public (or allowed): else a client could make
  * the server reach its own network. Call it when a URL is saved and before each delivery, which
  * also connects through {@link createWebhookLookup}, so DNS rebinding is caught on the address used.
- * A name that does not resolve is accepted when saved and refused at delivery by the lookup.
+ * A name that does not resolve is accepted when saved (with no addresses) and refused at delivery
+ * by the lookup; otherwise every address the host resolved to is given back, all allowed.
  */
 export async function assertPublicWebhookUrl(options: {
   url: string;
   settings: WebhookSettings;
   pointer?: string;
   resolve?: ResolveHost;
-}): Promise<WebhookTarget> {
+}): Promise<{ url: URL; addresses: string[] }> {
   const pointer = options.pointer ?? '/url';
   const url = webhookUrlShape({ url: options.url, pointer });
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
