@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NewOutboxNotice, Storage } from '../../src/kernel/ports/index.ts';
+import type { NoticeStore, Storage } from '../../src/kernel/ports/index.ts';
+
+type NewOutboxNotice = Parameters<NoticeStore['enqueue']>[0][number];
 
 const row = (over: Partial<NewOutboxNotice> = {}): NewOutboxNotice => ({
   clientId: 'acme',

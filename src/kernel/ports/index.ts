@@ -32,7 +32,7 @@ export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
 export type { ApprovalStore, ChangeApproval } from './approvals.ts';
 export type { IdempotencyStore } from './idempotency.ts';
 export type { Client, ClientContact, ClientStore, ClientWebhook } from './clients.ts';
-export type { NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice } from './notices.ts';
+export type { NoticeChannelName, NoticeStore, OutboxNotice } from './notices.ts';
 export type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from './extended-access.ts';
 export type {
   ExtendedAccessDecision,

@@ -12,10 +12,10 @@ export type NoticeChannelName = string;
  * the other three are final. Every status, for validation and docs.
  */
 export const outboxStatuses = ['pending', 'sent', 'retrying', 'failed', 'unsubscribed'] as const;
-export type OutboxStatus = (typeof outboxStatuses)[number];
+type OutboxStatus = (typeof outboxStatuses)[number];
 
 /** A notice to write to the outbox: one per channel and recipient. */
-export interface NewOutboxNotice {
+interface NewOutboxNotice {
   clientId: string;
   subject: string;
   kind: NoticeKind;
