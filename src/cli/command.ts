@@ -1,3 +1,4 @@
+import { singleLineTextProblem } from '../core/text/index.ts';
 import type { ParseArgsConfig } from 'node:util';
 
 /** Option values as node:util parseArgs returns them. */
@@ -54,6 +55,15 @@ export function readStrings(values: OptionValues, name: string): string[] {
 export function readString(values: OptionValues, name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;
+}
+
+/** A string option printed in tables and logs, so one line of text; `missing` is the usage error when it is left out. */
+export function readLine(values: OptionValues, name: string, missing?: string): string | undefined {
+  const value = readString(values, name);
+  if (value === undefined && missing !== undefined) throw new UsageError(missing);
+  const problem = value === undefined ? undefined : singleLineTextProblem(value, `--${name}`);
+  if (problem) throw new UsageError(problem);
+  return value;
 }
 
 /** What a command may touch of the outside world; tests pass an in-memory one. */

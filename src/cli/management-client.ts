@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
-import { readString, type OptionValues, ExitCode, UsageError, type CliIo } from './command.ts';
+import { defineCommand, readString, type CliCommand, type OptionValues, ExitCode, UsageError } from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
 
 export interface ManagementResponse {
@@ -85,51 +85,95 @@ async function createManagementClient(options: {
   };
 }
 
-/** The options of every command that calls the management API. */
-export const managementOptions = {
-  server: { type: 'string' },
-  key: { type: 'string' },
-  format: { type: 'string' },
-} as const;
-
-/**
- * One command's management call: the client opened from its `--server` and `--key` (else over the
- * database), the answer handed to `print` or the refusal told, the client closed whatever happens.
- */
-export async function runManagementCall(
-  given: { values: OptionValues; io: CliIo },
-  request: Parameters<ManagementClient>[0] | ((call: ManagementClient) => Promise<ManagementResponse>),
-  print: (res: ManagementResponse) => void,
-): Promise<number> {
-  const server = readString(given.values, 'server');
-  const key = readString(given.values, 'key');
-  const client = await createManagementClient({
-    env: given.io.env ?? {},
-    now: () => given.io.now(),
-    ...(server ? { server } : {}),
-    ...(key ? { key } : {}),
-  });
-  try {
-    const res = await (typeof request === 'function' ? request(client.call) : client.call(request));
-    if (res.status >= 400) return refuse(res, given.io.stderr);
-    print(res);
-    return ExitCode.Ok;
-  } finally {
-    await client.close();
-  }
+/** One action of a management command (`clients show <id>`): the call it makes and what it prints. */
+interface ManagementAction<Row> {
+  /** The usage error when each argument the action takes is missing, in order. */
+  needs?: readonly string[];
+  /** The call, from the arguments and options; a usage error names the option at fault. */
+  request(args: string[], values: OptionValues): Request | ((call: ManagementClient) => Promise<ManagementResponse>);
+  /** The answer as text, instead of the table of its rows. */
+  text?(body: Row, args: string[]): string;
+  /** true: the answer is told as JSON only; false: as text, whatever `--format` says. */
+  json?: boolean;
 }
 
-/** The answer as JSON under `--format json`, else `table` of its `data` rows or of the one record it is. */
-export function printRows<Row>(
-  given: { values: OptionValues; io: CliIo },
-  res: ManagementResponse,
-  table: (rows: Row[]) => string,
-): void {
-  if (readString(given.values, 'format') === 'json') given.io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-  else {
-    const body = res.body as Row | { data: Row[] };
-    given.io.stdout(table(typeof body === 'object' && body !== null && 'data' in body ? body.data : [body]));
-  }
+type Request = Parameters<ManagementClient>[0];
+
+/**
+ * A command over the management API, declared as data: `versionary <name> <action> [args]`, its
+ * options, the call each action makes and the columns its answers print in. {@link defineManagementCommand}
+ * checks the arguments, makes the call on a server or the database, and prints the answer or the refusal.
+ */
+interface ManagementCommand<Row> {
+  name: string;
+  help: string;
+  /** The command's own options; `--server`, `--key` and `--format` are every management command's. */
+  options: CliCommand['options'];
+  /** The arguments as a usage error names them. */
+  usage: string;
+  /** By name, in the order a usage error lists them. */
+  actions: Record<string, ManagementAction<Row>>;
+  /** The usage error of an argument beyond those the action takes, by its position: `takes no id`. */
+  extra?: readonly string[];
+  /** Refuse a `--format` other than text and json (else anything but json prints text). */
+  strictFormat?: boolean;
+  /** The table's columns: a field of the row (printed `-` when absent) or the cell made from it. */
+  columns: Record<string, keyof Row | ((row: Row) => string)>;
+  /** What an empty list prints instead of the table's head. */
+  empty?: string;
+}
+
+export function defineManagementCommand<Row>(command: ManagementCommand<Row>): CliCommand {
+  const names = Object.keys(command.actions);
+  const takes = Object.values(command.actions).map((a) => a.needs?.length ?? 0);
+  return defineCommand({
+    name: command.name,
+    help: command.help,
+    options: { server: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' }, ...command.options },
+    positionals: { min: 1, max: 1 + Math.max(...takes), names: command.usage },
+    async run({ values, positionals: [name, ...args], io }) {
+      const action = Object.hasOwn(command.actions, name!) ? command.actions[name!]! : undefined;
+      if (action === undefined)
+        throw new UsageError(`unknown action "${name}": use ${names.join(names.length === 2 ? ' or ' : ', ')}`);
+      const missing = action.needs?.find((_, i) => !args[i]);
+      if (missing !== undefined) throw new UsageError(missing);
+      for (let i = args.length - 1; i >= (action.needs?.length ?? 0); i--)
+        if (command.extra?.[i] !== undefined) throw new UsageError(`${name} ${command.extra[i]}`);
+      const format = readString(values, 'format') ?? 'text';
+      if (command.strictFormat && format !== 'text' && format !== 'json')
+        throw new UsageError('--format must be text or json');
+      const request = action.request(args, values);
+      const server = readString(values, 'server');
+      const key = readString(values, 'key');
+      const client = await createManagementClient({
+        env: io.env ?? {},
+        now: () => io.now(),
+        ...(server ? { server } : {}),
+        ...(key ? { key } : {}),
+      });
+      try {
+        const res = await (typeof request === 'function' ? request(client.call) : client.call(request));
+        if (res.status >= 400) return refuse(res, io.stderr);
+        const body = res.body as Row | { data: Row[] };
+        if (action.json ?? format === 'json') io.stdout(body === undefined ? '' : `${JSON.stringify(body, null, 2)}\n`);
+        else if (action.text) io.stdout(action.text(body as Row, args));
+        else
+          io.stdout(table(command, typeof body === 'object' && body !== null && 'data' in body ? body.data : [body]));
+        return ExitCode.Ok;
+      } finally {
+        await client.close();
+      }
+    },
+  });
+}
+
+function table<Row>(command: ManagementCommand<Row>, rows: Row[]): string {
+  if (rows.length === 0 && command.empty !== undefined) return command.empty;
+  const cells = Object.values(command.columns);
+  return formatTable({
+    head: Object.keys(command.columns),
+    rows: rows.map((row) => cells.map((cell) => (typeof cell === 'function' ? cell(row) : String(row[cell] ?? '-')))),
+  });
 }
 
 // A refusal names its status, code and detail; a stored `\r` or escape is printed as text, never obeyed.
@@ -141,39 +185,15 @@ function refuse(res: ManagementResponse, stderr: (text: string) => void): number
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
-/** What a `list | <create> <arg> | revoke <id>` command over one kind of management record says and sends. */
-interface RecordActions<Row> {
-  /** The actions, the create action first: `['grant', 'list', 'revoke']`. */
-  actions: readonly string[];
-  /** The usage error of each action but `list` when its argument is missing. */
-  missing: Record<string, string>;
-  toRequest: (action: string, arg: string | undefined, values: OptionValues) => Parameters<ManagementClient>[0];
-  table: (rows: Row[]) => string;
-  describe: (row: Row, revoked: boolean) => string;
+/** Who revoked a record and when, or `-`. */
+export function revokedCell(r: { revokedAt: string | null; revokedBy: string | null }): string {
+  return r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-';
 }
 
-/**
- * Run one action of a record command (approvals, extendedAccess): the arguments checked, the call made
- * on a server or the database, the answer printed as a table, a record or JSON, or refused.
- */
-export async function runRecordAction<Row>(
-  given: { values: OptionValues; positionals: readonly string[]; io: CliIo },
-  command: RecordActions<Row>,
-): Promise<number> {
-  const { values, io } = given;
-  const [action, arg] = given.positionals;
-  if (!command.actions.includes(action ?? ''))
-    throw new UsageError(`unknown action "${action}": use ${command.actions.join(', ')}`);
-  if (action !== 'list' && !arg) throw new UsageError(command.missing[action!]!);
-  if (action === 'list' && arg) throw new UsageError('list takes no argument');
-  const format = readString(values, 'format') ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
-  const request = command.toRequest(action!, arg, values);
-  return runManagementCall({ values, io }, request, (res) => {
-    if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-    else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
-    else io.stdout(command.describe(res.body as Row, action === 'revoke'));
-  });
+/** `path?query` with the query parameters given a value. */
+export function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams(Object.entries(query).filter((p): p is [string, string] => p[1] !== undefined));
+  return params.size > 0 ? `${path}?${params}` : path;
 }
 
 /**

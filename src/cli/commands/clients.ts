@@ -1,6 +1,6 @@
-import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, readStrings, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
+import { escapeControls } from '../../core/text/index.ts';
+import { readLine, readStrings, type OptionValues, UsageError } from '../command.ts';
+import { defineManagementCommand, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
   id: string;
@@ -10,13 +10,14 @@ interface ClientRow {
   minimumVersion?: string | null;
   createdAt: string;
 }
-const actions = ['list', 'create', 'show', 'update', 'set-minimum', 'delete'] as const;
+const needsId = (action: string) => [`${action} needs a client id, e.g. cl_0123456789abcdef`];
+const at = (id: string) => `/clients/${encodeURIComponent(id)}`;
 
 /**
  * `versionary clients list|create|show|update|set-minimum|delete`: the API's clients, their
  * contacts, webhooks and minimum version, from the database or a running server.
  */
-export const clientsCommand = defineCommand({
+export const clientsCommand = defineManagementCommand<ClientRow>({
   name: 'clients',
   help: `Usage: npx versionary clients list [--format text|json]
        npx versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...
@@ -41,79 +42,79 @@ version the API does not know is refused.
 
 Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, keys still active), 2 could not run.`,
   options: {
-    ...managementOptions,
     name: { type: 'string' },
     contact: { type: 'string', multiple: true },
     webhook: { type: 'string', multiple: true },
     'keep-webhook': { type: 'string', multiple: true },
     'no-webhooks': { type: 'boolean' },
   },
-  positionals: {
-    min: 1,
-    max: 3,
-    names: 'list | create | show <id> | update <id> | set-minimum <id> <version|none> | delete <id>',
+  usage: 'list | create | show <id> | update <id> | set-minimum <id> <version|none> | delete <id>',
+  actions: {
+    // Every action but set-minimum checks a --name it is given: a broken one is refused, not ignored.
+    list: { request: (_, values) => (readLine(values, 'name'), listAll) },
+    create: {
+      request: (_, values) => {
+        const name = readLine(values, 'name', 'create needs --name');
+        const webhooks = readStrings(values, 'webhook').map((url) => ({ url }));
+        return { method: 'POST', path: '/clients', body: { name, contacts: readStrings(values, 'contact'), webhooks } };
+      },
+      text: describe,
+    },
+    show: {
+      needs: needsId('show'),
+      request: ([id], values) => (readLine(values, 'name'), { method: 'GET', path: at(id!) }),
+      text: describe,
+    },
+    update: {
+      needs: needsId('update'),
+      request: ([id], values) => ({ method: 'PATCH', path: at(id!), body: updateBody(values) }),
+      text: describe,
+    },
+    'set-minimum': {
+      needs: [...needsId('set-minimum'), 'set-minimum needs a version, or none to clear it: set-minimum <id> v2'],
+      request: ([id, version]) => ({
+        method: 'PATCH',
+        path: at(id!),
+        body: { minimumVersion: version === 'none' ? null : version },
+      }),
+      text: describe,
+    },
+    delete: {
+      needs: needsId('delete'),
+      request: ([id], values) => (readLine(values, 'name'), { method: 'DELETE', path: at(id!) }),
+      text: (_, [id]) => `Deleted ${id}.\n`,
+    },
   },
-  async run({ values, positionals, io }) {
-    const [action, id, version] = positionals;
-    if (!(actions as readonly string[]).includes(action ?? ''))
-      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
-    if (['show', 'update', 'set-minimum', 'delete'].includes(action!) && !id)
-      throw new UsageError(`${action} needs a client id, e.g. cl_0123456789abcdef`);
-    if (action === 'set-minimum' && !version)
-      throw new UsageError('set-minimum needs a version, or none to clear it: set-minimum <id> v2');
-    if (action !== 'set-minimum' && version !== undefined) throw new UsageError(`${action} takes one client id`);
-    if (['list', 'create'].includes(action!) && id) throw new UsageError(`${action} takes no client id`);
-    const format = readString(values, 'format') ?? 'text';
-    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
-    const request =
-      action === 'set-minimum'
-        ? {
-            method: 'PATCH',
-            path: `/clients/${encodeURIComponent(id!)}`,
-            body: { minimumVersion: version === 'none' ? null : version },
-          }
-        : toRequest(action!, id, values);
-    return runManagementCall({ values, io }, action === 'list' ? listAll : request, (res) => {
-      if (format === 'json') io.stdout(res.body === undefined ? '' : `${JSON.stringify(res.body, null, 2)}\n`);
-      else if (action === 'delete') io.stdout(`Deleted ${id}.\n`);
-      else if (action === 'list') io.stdout(table((res.body as { data: ClientRow[] }).data));
-      else io.stdout(describe(res.body as ClientRow));
-    });
+  extra: ['takes no client id', 'takes one client id'],
+  strictFormat: true,
+  columns: {
+    id: 'id',
+    name: 'name',
+    contacts: (r) => String(r.contacts.length),
+    webhooks: (r) => String(r.webhooks.length),
+    minimum: (r) => r.minimumVersion || '-',
+    created: 'createdAt',
   },
 });
 
-function toRequest(
-  action: string,
-  id: string | undefined,
-  values: OptionValues,
-): { method: string; path: string; body?: unknown } {
-  const path = id ? `/clients/${encodeURIComponent(id)}` : '/clients';
-  const name = readString(values, 'name');
-  const problem = name === undefined ? undefined : singleLineTextProblem(name, '--name');
-  if (problem) throw new UsageError(problem);
+function updateBody(values: OptionValues): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const name = readLine(values, 'name');
   const contacts = readStrings(values, 'contact');
   const added = readStrings(values, 'webhook').map((url) => ({ url }));
   const kept = readStrings(values, 'keep-webhook').map((keep) => ({ id: keep }));
-  if (action === 'create') {
-    if (!name) throw new UsageError('create needs --name');
-    return { method: 'POST', path, body: { name, contacts, webhooks: added } };
-  }
-  if (action === 'update') {
-    const body: Record<string, unknown> = {};
-    if (name !== undefined) body.name = name;
-    if (contacts.length > 0) body.contacts = contacts;
-    if (values['no-webhooks'] === true) {
-      if (added.length + kept.length > 0)
-        throw new UsageError('--no-webhooks cannot be combined with --webhook or --keep-webhook');
-      body.webhooks = [];
-    } else if (added.length + kept.length > 0) body.webhooks = [...kept, ...added];
-    if (Object.keys(body).length === 0)
-      throw new UsageError(
-        'update needs something to change: --name, --contact, --webhook, --keep-webhook or --no-webhooks',
-      );
-    return { method: 'PATCH', path, body };
-  }
-  return { method: action === 'delete' ? 'DELETE' : 'GET', path };
+  if (name !== undefined) body.name = name;
+  if (contacts.length > 0) body.contacts = contacts;
+  if (values['no-webhooks'] === true) {
+    if (added.length + kept.length > 0)
+      throw new UsageError('--no-webhooks cannot be combined with --webhook or --keep-webhook');
+    body.webhooks = [];
+  } else if (added.length + kept.length > 0) body.webhooks = [...kept, ...added];
+  if (Object.keys(body).length === 0)
+    throw new UsageError(
+      'update needs something to change: --name, --contact, --webhook, --keep-webhook or --no-webhooks',
+    );
+  return body;
 }
 
 async function listAll(
@@ -148,17 +149,4 @@ function describe(c: ClientRow): string {
     for (const w of secrets) lines.push(`  ${w.id}  ${w.secret}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-function table(rows: ClientRow[]): string {
-  const head = ['id', 'name', 'contacts', 'webhooks', 'minimum', 'created'];
-  const lines = rows.map((r) => [
-    r.id,
-    r.name,
-    String(r.contacts.length),
-    String(r.webhooks.length),
-    r.minimumVersion || '-',
-    r.createdAt,
-  ]);
-  return formatTable({ head, rows: lines });
 }
