@@ -33,6 +33,20 @@ export function defineCommand(command: CliCommand): CliCommand {
   return command;
 }
 
+/**
+ * parseArgs options, declared on one line: `name` takes a value, `name*` takes one and may be
+ * given again, `name?` is a switch that takes none.
+ */
+export function flags(spec: string): CliCommand['options'] {
+  return Object.fromEntries(
+    spec.split(' ').map((flag) => {
+      const name = flag.replace(/[*?]$/, '');
+      if (flag.endsWith('?')) return [name, { type: 'boolean' }];
+      return [name, { type: 'string', ...(flag.endsWith('*') ? { multiple: true } : {}) }];
+    }),
+  );
+}
+
 /** Read a string option restricted to a list of choices. */
 export function readChoice<T extends string>(
   values: OptionValues,

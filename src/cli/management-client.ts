@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
-import { defineCommand, readString, type CliCommand, type OptionValues, ExitCode, UsageError } from './command.ts';
+import {
+  defineCommand,
+  flags,
+  readString,
+  type CliCommand,
+  type OptionValues,
+  ExitCode,
+  UsageError,
+} from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
 
 export interface ManagementResponse {
@@ -129,7 +137,7 @@ export function defineManagementCommand<Row>(command: ManagementCommand<Row>): C
   return defineCommand({
     name: command.name,
     help: command.help,
-    options: { server: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' }, ...command.options },
+    options: { ...flags('server key format'), ...command.options },
     positionals: { min: 1, max: 1 + Math.max(...takes), names: command.usage },
     async run({ values, positionals: [name, ...args], io }) {
       const action = Object.hasOwn(command.actions, name!) ? command.actions[name!]! : undefined;

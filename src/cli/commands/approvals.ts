@@ -1,6 +1,6 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { readLine, readString, UsageError } from '../command.ts';
+import { flags, readLine, readString, UsageError } from '../command.ts';
 import { defineManagementCommand, revokedCell, withQuery } from '../management-client.ts';
 
 interface ApprovalRow {
@@ -32,11 +32,7 @@ approver is recorded as "admin"; with --server it calls the management API with 
 (--key or VERSIONARY_KEY), recorded as that key's name and id.
 
 Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 could not run.`,
-  options: {
-    reason: { type: 'string' },
-    expires: { type: 'string' },
-    all: { type: 'boolean' },
-  },
+  options: flags('reason expires all?'),
   usage: 'approve <fingerprint> | list | revoke <id>',
   actions: {
     approve: {

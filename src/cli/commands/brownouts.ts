@@ -1,4 +1,4 @@
-import { readString, type OptionValues, UsageError } from '../command.ts';
+import { flags, readString, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand } from '../management-client.ts';
 
 interface BrownoutRow {
@@ -31,15 +31,7 @@ TARGET, whom the brownout refuses (every client by default):
 Without --server it works in-process on DATABASE_URL with the service's configuration.
 
 Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
-  options: {
-    version: { type: 'string' },
-    endpoint: { type: 'string' },
-    starts: { type: 'string' },
-    ends: { type: 'string' },
-    step: { type: 'string', multiple: true },
-    clients: { type: 'string' },
-    'called-within-days': { type: 'string' },
-  },
+  options: flags('version endpoint starts ends step* clients called-within-days'),
   usage: 'list | add | schedule | remove ID',
   actions: {
     list: { request: () => ({ method: 'GET', path: '/brownouts' }) },

@@ -1,5 +1,5 @@
 import { escapeControls } from '../../core/text/index.ts';
-import { readLine, readStrings, type OptionValues, UsageError } from '../command.ts';
+import { flags, readLine, readStrings, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
@@ -41,13 +41,7 @@ calls to them answer 410 VERSION_RETIRED_FOR_CLIENT, with a Link to <version>. n
 version the API does not know is refused.
 
 Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, keys still active), 2 could not run.`,
-  options: {
-    name: { type: 'string' },
-    contact: { type: 'string', multiple: true },
-    webhook: { type: 'string', multiple: true },
-    'keep-webhook': { type: 'string', multiple: true },
-    'no-webhooks': { type: 'boolean' },
-  },
+  options: flags('name contact* webhook* keep-webhook* no-webhooks?'),
   usage: 'list | create | show <id> | update <id> | set-minimum <id> <version|none> | delete <id>',
   actions: {
     // Every action but set-minimum checks a --name it is given: a broken one is refused, not ignored.

@@ -1,6 +1,6 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { readLine, readString, type OptionValues, UsageError } from '../command.ts';
+import { flags, readLine, readString, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand, revokedCell, withQuery } from '../management-client.ts';
 
 interface ExtendedAccessRow {
@@ -40,15 +40,7 @@ grantor is recorded as "admin"; with --server it calls the management API with a
 
 Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date, a
 grant already in force for the client and subject, unknown grant), 2 could not run.`,
-  options: {
-    client: { type: 'string' },
-    version: { type: 'string' },
-    endpoint: { type: 'string' },
-    element: { type: 'string' },
-    until: { type: 'string' },
-    reason: { type: 'string' },
-    all: { type: 'boolean' },
-  },
+  options: flags('client version endpoint element until reason all?'),
   usage: 'list | grant <clientId> | revoke <id>',
   actions: {
     list: {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
-import { defineCommand, ExitCode } from '../command.ts';
+import { defineCommand, flags, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /**
@@ -101,7 +101,7 @@ Configured by the environment, as the reference service is:
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
-  options: { ...listenOptions, 'control-plane': { type: 'boolean' }, 'nginx-out': { type: 'string' } },
+  options: { ...listenOptions, ...flags('control-plane? nginx-out') },
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);

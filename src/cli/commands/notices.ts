@@ -1,4 +1,4 @@
-import { readString } from '../command.ts';
+import { flags, readString } from '../command.ts';
 import { defineManagementCommand, withQuery } from '../management-client.ts';
 
 interface NoticeRow {
@@ -27,11 +27,7 @@ flushing buffered usage). Without --server it works in-process on DATABASE_URL w
 configuration as the service (VERSIONARY_CONFIG, VERSIONARY_SMTP_URL, ...).
 
 Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
-  options: {
-    client: { type: 'string' },
-    status: { type: 'string' },
-    kind: { type: 'string' },
-  },
+  options: flags('client status kind'),
   usage: 'list | run',
   actions: {
     list: {

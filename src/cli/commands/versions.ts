@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
-import { readString, type OptionValues, UsageError } from '../command.ts';
+import { flags, readString, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand } from '../management-client.ts';
 
 interface VersionRow {
@@ -31,14 +31,7 @@ same policy checks as the service; VERSIONARY_CONFIG is read too. With --server 
 management API with an admin key (--key or VERSIONARY_KEY).
 
 Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 could not run.`,
-  options: {
-    'notice-months': { type: 'string' },
-    sunset: { type: 'string' },
-    reason: { type: 'string' },
-    'migration-url': { type: 'string' },
-    'extended-access-until': { type: 'string' },
-    'closed-to-new-clients': { type: 'string' },
-  },
+  options: flags('notice-months sunset reason migration-url extended-access-until closed-to-new-clients'),
   usage: 'list | deprecate <version>',
   actions: {
     list: { request: () => ({ method: 'GET', path: '/versions' }) },
