@@ -97,15 +97,19 @@ async function createManagementClient(options: {
 interface ManagementAction<Row> {
   /** The usage error when each argument the action takes is missing, in order. */
   needs?: readonly string[];
-  /** The call, from the arguments and options; a usage error names the option at fault. */
-  request(args: string[], values: OptionValues): Request | ((call: ManagementClient) => Promise<ManagementResponse>);
+  /** `METHOD /path` under `/admin/v1`, `{0}` standing for the first argument. */
+  call: string;
+  /** The query parameters, from the options; those without a value are left out. */
+  query?(values: OptionValues): Record<string, string | undefined>;
+  /** The body, from the arguments and options; a usage error names the option at fault. */
+  body?(args: string[], values: OptionValues): unknown;
+  /** Read every page (`meta.nextCursor`), 100 rows at a time, and answer them as one list. */
+  pages?: true;
   /** The answer as text, instead of the table of its rows. */
   text?(body: Row, args: string[]): string;
   /** true: the answer is told as JSON only; false: as text, whatever `--format` says. */
   json?: boolean;
 }
-
-type Request = Parameters<ManagementClient>[0];
 
 /**
  * A command over the management API, declared as data: `versionary <name> <action> [args]`, its
@@ -121,6 +125,8 @@ interface ManagementCommand<Row> {
   usage: string;
   /** By name, in the order a usage error lists them. */
   actions: Record<string, ManagementAction<Row>>;
+  /** Checks the options of every action before its call. */
+  check?(values: OptionValues): void;
   /** The usage error of an argument beyond those the action takes, by its position: `takes no id`. */
   extra?: readonly string[];
   /** Refuse a `--format` other than text and json (else anything but json prints text). */
@@ -150,7 +156,11 @@ export function defineManagementCommand<Row>(command: ManagementCommand<Row>): C
       const format = readString(values, 'format') ?? 'text';
       if (command.strictFormat && format !== 'text' && format !== 'json')
         throw new UsageError('--format must be text or json');
-      const request = action.request(args, values);
+      command.check?.(values);
+      const [method, template] = action.call.split(' ') as [string, string];
+      const argument = (_: string, i: string) => encodeURIComponent(args[Number(i)]!);
+      const path = withQuery(template.replace(/\{(\d)\}/g, argument), action.query?.(values) ?? {});
+      const body = action.body?.(args, values);
       const server = readString(values, 'server');
       const key = readString(values, 'key');
       const client = await createManagementClient({
@@ -160,19 +170,35 @@ export function defineManagementCommand<Row>(command: ManagementCommand<Row>): C
         ...(key ? { key } : {}),
       });
       try {
-        const res = await (typeof request === 'function' ? request(client.call) : client.call(request));
+        const res = await (action.pages ? allPages(client.call, path) : client.call({ method, path, body }));
         if (res.status >= 400) return refuse(res, io.stderr);
-        const body = res.body as Row | { data: Row[] };
-        if (action.json ?? format === 'json') io.stdout(body === undefined ? '' : `${JSON.stringify(body, null, 2)}\n`);
-        else if (action.text) io.stdout(action.text(body as Row, args));
+        const answer = res.body as Row | { data: Row[] };
+        if (action.json ?? format === 'json')
+          io.stdout(answer === undefined ? '' : `${JSON.stringify(answer, null, 2)}\n`);
+        else if (action.text) io.stdout(action.text(answer as Row, args));
         else
-          io.stdout(table(command, typeof body === 'object' && body !== null && 'data' in body ? body.data : [body]));
+          io.stdout(
+            table(command, typeof answer === 'object' && answer !== null && 'data' in answer ? answer.data : [answer]),
+          );
         return ExitCode.Ok;
       } finally {
         await client.close();
       }
     },
   });
+}
+
+async function allPages(call: ManagementClient, path: string): Promise<ManagementResponse> {
+  const data: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await call({ method: 'GET', path: withQuery(path, { limit: '100', cursor }) });
+    if (res.status >= 400) return res;
+    const page = res.body as { data: unknown[]; meta: { nextCursor: string | null } };
+    data.push(...page.data);
+    cursor = page.meta.nextCursor ?? undefined;
+  } while (cursor);
+  return { status: 200, body: { data } };
 }
 
 function table<Row>(command: ManagementCommand<Row>, rows: Row[]): string {
@@ -193,13 +219,16 @@ function refuse(res: ManagementResponse, stderr: (text: string) => void): number
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
+/** `include=revoked` under `--all`: the revoked records too. */
+export const revokedToo = (values: OptionValues) => ({ include: values.all === true ? 'revoked' : undefined });
+
 /** Who revoked a record and when, or `-`. */
 export function revokedCell(r: { revokedAt: string | null; revokedBy: string | null }): string {
   return r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-';
 }
 
 /** `path?query` with the query parameters given a value. */
-export function withQuery(path: string, query: Record<string, string | undefined>): string {
+function withQuery(path: string, query: Record<string, string | undefined>): string {
   const params = new URLSearchParams(Object.entries(query).filter((p): p is [string, string] => p[1] !== undefined));
   return params.size > 0 ? `${path}?${params}` : path;
 }

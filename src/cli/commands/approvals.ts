@@ -1,7 +1,7 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { flags, readLine, readString, UsageError } from '../command.ts';
-import { defineManagementCommand, revokedCell, withQuery } from '../management-client.ts';
+import { defineManagementCommand, revokedCell, revokedToo } from '../management-client.ts';
 
 interface ApprovalRow {
   id: string;
@@ -37,7 +37,8 @@ Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 cou
   actions: {
     approve: {
       needs: ['approve needs a fingerprint'],
-      request: ([fingerprint], values) => {
+      call: 'POST /approvals',
+      body: ([fingerprint], values) => {
         const reason = readLine(
           values,
           'reason',
@@ -46,23 +47,14 @@ Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 cou
         const expires = readString(values, 'expires');
         if (expires !== undefined && parseIsoInstant(expires) === undefined)
           throw new UsageError(`--expires must be an ISO 8601 date or instant, got "${expires}"`);
-        return {
-          method: 'POST',
-          path: '/approvals',
-          body: { fingerprint, reason, ...(expires === undefined ? {} : { expiresAt: expires }) },
-        };
+        return { fingerprint, reason, ...(expires === undefined ? {} : { expiresAt: expires }) };
       },
       text: (row) => describe(row, false),
     },
-    list: {
-      request: (_, values) => ({
-        method: 'GET',
-        path: withQuery('/approvals', { include: values.all === true ? 'revoked' : undefined }),
-      }),
-    },
+    list: { call: 'GET /approvals', query: revokedToo },
     revoke: {
       needs: ['revoke needs an approval id'],
-      request: ([id]) => ({ method: 'DELETE', path: `/approvals/${encodeURIComponent(id!)}` }),
+      call: 'DELETE /approvals/{0}',
       text: (row) => describe(row, true),
     },
   },

@@ -34,14 +34,12 @@ Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
   options: flags('version endpoint starts ends step* clients called-within-days'),
   usage: 'list | add | schedule | remove ID',
   actions: {
-    list: { request: () => ({ method: 'GET', path: '/brownouts' }) },
-    add: { request: (_, values) => ({ method: 'POST', path: '/brownouts', body: bodyOf('add', values) }) },
-    schedule: {
-      request: (_, values) => ({ method: 'POST', path: '/brownout-schedules', body: bodyOf('schedule', values) }),
-    },
+    list: { call: 'GET /brownouts' },
+    add: { call: 'POST /brownouts', body: (_, values) => bodyOf('add', values) },
+    schedule: { call: 'POST /brownout-schedules', body: (_, values) => bodyOf('schedule', values) },
     remove: {
       needs: ['remove needs the brownout id'],
-      request: ([id]) => ({ method: 'DELETE', path: `/brownouts/${encodeURIComponent(id!)}` }),
+      call: 'DELETE /brownouts/{0}',
       text: (_, [id]) => `removed ${id}\n`,
       json: false,
     },

@@ -1,6 +1,6 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { flags, readLine, readStrings, type OptionValues, UsageError } from '../command.ts';
-import { defineManagementCommand, type ManagementResponse } from '../management-client.ts';
+import { defineManagementCommand } from '../management-client.ts';
 
 interface ClientRow {
   id: string;
@@ -11,7 +11,6 @@ interface ClientRow {
   createdAt: string;
 }
 const needsId = (action: string) => [`${action} needs a client id, e.g. cl_0123456789abcdef`];
-const at = (id: string) => `/clients/${encodeURIComponent(id)}`;
 
 /**
  * `versionary clients list|create|show|update|set-minimum|delete`: the API's clients, their
@@ -44,41 +43,33 @@ Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, ke
   options: flags('name contact* webhook* keep-webhook* no-webhooks?'),
   usage: 'list | create | show <id> | update <id> | set-minimum <id> <version|none> | delete <id>',
   actions: {
-    // Every action but set-minimum checks a --name it is given: a broken one is refused, not ignored.
-    list: { request: (_, values) => (readLine(values, 'name'), listAll) },
+    list: { call: 'GET /clients', pages: true },
     create: {
-      request: (_, values) => {
-        const name = readLine(values, 'name', 'create needs --name');
-        const webhooks = readStrings(values, 'webhook').map((url) => ({ url }));
-        return { method: 'POST', path: '/clients', body: { name, contacts: readStrings(values, 'contact'), webhooks } };
-      },
+      call: 'POST /clients',
+      body: (_, values) => ({
+        name: readLine(values, 'name', 'create needs --name'),
+        contacts: readStrings(values, 'contact'),
+        webhooks: readStrings(values, 'webhook').map((url) => ({ url })),
+      }),
       text: describe,
     },
-    show: {
-      needs: needsId('show'),
-      request: ([id], values) => (readLine(values, 'name'), { method: 'GET', path: at(id!) }),
-      text: describe,
-    },
+    show: { needs: needsId('show'), call: 'GET /clients/{0}', text: describe },
     update: {
       needs: needsId('update'),
-      request: ([id], values) => ({ method: 'PATCH', path: at(id!), body: updateBody(values) }),
+      call: 'PATCH /clients/{0}',
+      body: (_, values) => updateBody(values),
       text: describe,
     },
     'set-minimum': {
       needs: [...needsId('set-minimum'), 'set-minimum needs a version, or none to clear it: set-minimum <id> v2'],
-      request: ([id, version]) => ({
-        method: 'PATCH',
-        path: at(id!),
-        body: { minimumVersion: version === 'none' ? null : version },
-      }),
+      call: 'PATCH /clients/{0}',
+      body: ([, version]) => ({ minimumVersion: version === 'none' ? null : version }),
       text: describe,
     },
-    delete: {
-      needs: needsId('delete'),
-      request: ([id], values) => (readLine(values, 'name'), { method: 'DELETE', path: at(id!) }),
-      text: (_, [id]) => `Deleted ${id}.\n`,
-    },
+    delete: { needs: needsId('delete'), call: 'DELETE /clients/{0}', text: (_, [id]) => `Deleted ${id}.\n` },
   },
+  // A --name given to any action is checked: a broken one is refused, not ignored.
+  check: (values) => void readLine(values, 'name'),
   extra: ['takes no client id', 'takes one client id'],
   strictFormat: true,
   columns: {
@@ -109,24 +100,6 @@ function updateBody(values: OptionValues): Record<string, unknown> {
       'update needs something to change: --name, --contact, --webhook, --keep-webhook or --no-webhooks',
     );
   return body;
-}
-
-async function listAll(
-  call: (options: { method: string; path: string }) => Promise<ManagementResponse>,
-): Promise<ManagementResponse> {
-  const data: ClientRow[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await call({
-      method: 'GET',
-      path: `/clients?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    });
-    if (res.status >= 400) return res;
-    const page = res.body as { data: ClientRow[]; meta: { nextCursor: string | null } };
-    data.push(...page.data);
-    cursor = page.meta.nextCursor;
-  } while (cursor);
-  return { status: 200, body: { data } };
 }
 
 function describe(c: ClientRow): string {

@@ -1,7 +1,7 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { flags, readLine, readString, type OptionValues, UsageError } from '../command.ts';
-import { defineManagementCommand, revokedCell, withQuery } from '../management-client.ts';
+import { defineManagementCommand, revokedCell, revokedToo } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;
@@ -44,26 +44,18 @@ grant already in force for the client and subject, unknown grant), 2 could not r
   usage: 'list | grant <clientId> | revoke <id>',
   actions: {
     list: {
-      request: (_, values) => ({
-        method: 'GET',
-        path: withQuery('/extended-access-grants', {
-          clientId: readString(values, 'client'),
-          include: values.all === true ? 'revoked' : undefined,
-        }),
-      }),
+      call: 'GET /extended-access-grants',
+      query: (values) => ({ clientId: readString(values, 'client'), ...revokedToo(values) }),
     },
     grant: {
       needs: ['grant needs a client id'],
-      request: ([clientId], values) => ({
-        method: 'POST',
-        path: '/extended-access-grants',
-        body: grantBody(clientId!, values),
-      }),
+      call: 'POST /extended-access-grants',
+      body: ([clientId], values) => grantBody(clientId!, values),
       text: (row) => describe(row, false),
     },
     revoke: {
       needs: ['revoke needs a grant id'],
-      request: ([id]) => ({ method: 'DELETE', path: `/extended-access-grants/${encodeURIComponent(id!)}` }),
+      call: 'DELETE /extended-access-grants/{0}',
       text: (row) => describe(row, true),
     },
   },

@@ -1,5 +1,5 @@
 import { flags, readString } from '../command.ts';
-import { defineManagementCommand, withQuery } from '../management-client.ts';
+import { defineManagementCommand } from '../management-client.ts';
 
 interface NoticeRow {
   id: number;
@@ -31,17 +31,15 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
   usage: 'list | run',
   actions: {
     list: {
-      request: (_, values) => ({
-        method: 'GET',
-        path: withQuery('/notices', {
-          client: readString(values, 'client'),
-          status: readString(values, 'status'),
-          kind: readString(values, 'kind'),
-        }),
+      call: 'GET /notices',
+      query: (values) => ({
+        client: readString(values, 'client'),
+        status: readString(values, 'status'),
+        kind: readString(values, 'kind'),
       }),
     },
     // What `run` did is told as JSON only.
-    run: { request: () => ({ method: 'POST', path: '/notices/run' }), json: true },
+    run: { call: 'POST /notices/run', json: true },
   },
   columns: {
     id: 'id',

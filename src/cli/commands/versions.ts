@@ -34,14 +34,11 @@ Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 
   options: flags('notice-months sunset reason migration-url extended-access-until closed-to-new-clients'),
   usage: 'list | deprecate <version>',
   actions: {
-    list: { request: () => ({ method: 'GET', path: '/versions' }) },
+    list: { call: 'GET /versions' },
     deprecate: {
       needs: ['deprecate needs a version name, e.g. v1'],
-      request: ([name], values) => ({
-        method: 'PUT',
-        path: `/versions/${encodeURIComponent(name!)}/deprecation`,
-        body: deprecationBody(values),
-      }),
+      call: 'PUT /versions/{0}/deprecation',
+      body: (_, values) => deprecationBody(values),
     },
   },
   columns: {
