@@ -15,7 +15,7 @@ interface ApprovalRow {
 }
 
 /** `versionary approvals approve|list|revoke`: accept a breaking change by fingerprint, with an audit trail. */
-export const approvalsCommand = defineManagementCommand<ApprovalRow>({
+export const command = defineManagementCommand<ApprovalRow>({
   name: 'approvals',
   help: `Usage: npx versionary approvals approve <fingerprint> --reason TEXT [--expires ISO]
        npx versionary approvals list [--all]

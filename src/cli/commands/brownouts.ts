@@ -13,7 +13,7 @@ interface BrownoutRow {
 }
 
 /** `versionary brownouts list|add|schedule|remove`: planned brownouts, from the database or a running server. */
-export const brownoutsCommand = defineManagementCommand<BrownoutRow>({
+export const command = defineManagementCommand<BrownoutRow>({
   name: 'brownouts',
   help: `Usage: npx versionary brownouts list [--format text|json]
        npx versionary brownouts add --version v1 [--endpoint "GET /users"] --starts ISO --ends ISO [TARGET]

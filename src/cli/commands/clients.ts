@@ -16,7 +16,7 @@ const needsId = (action: string) => [`${action} needs a client id, e.g. cl_01234
  * `versionary clients list|create|show|update|set-minimum|delete`: the API's clients, their
  * contacts, webhooks and minimum version, from the database or a running server.
  */
-export const clientsCommand = defineManagementCommand<ClientRow>({
+export const command = defineManagementCommand<ClientRow>({
   name: 'clients',
   help: `Usage: npx versionary clients list [--format text|json]
        npx versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...

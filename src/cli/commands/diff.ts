@@ -8,7 +8,7 @@ import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
 
 /** `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking. */
-export const diffCommand = defineCommand({
+export const command = defineCommand({
   name: 'diff',
   help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json|github|sarif] [--fail-on breaking|risk]
                             [--now ISO] [--audience public|enterprise]

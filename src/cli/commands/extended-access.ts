@@ -18,7 +18,7 @@ interface ExtendedAccessRow {
 }
 
 /** `versionary extended-access list|grant|revoke`: extended access for one client past a sunset, within its cap. */
-export const extendedAccessCommand = defineManagementCommand<ExtendedAccessRow>({
+export const command = defineManagementCommand<ExtendedAccessRow>({
   name: 'extended-access',
   help: `Usage: npx versionary extended-access list [--client ID] [--all]
        npx versionary extended-access grant <clientId> --version v1 [--endpoint "GET /users/{id}" | --element NAME]

@@ -9,7 +9,7 @@ import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.t
 /**
  * `versionary gateway`: the deprecation loop in front of an API written in any language.
  */
-export const gatewayCommand = defineCommand({
+export const command = defineCommand({
   name: 'gateway',
   help: `Usage: npx versionary gateway [--config <file>] [--port <port>] [--host <host>]
 

@@ -19,7 +19,7 @@ import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path
 const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 
 /** `versionary guide <old> <new> --from v1 --to v2`: write a migration guide. */
-export const guideCommand = defineCommand({
+export const command = defineCommand({
   name: 'guide',
   help: `Usage: npx versionary guide <old> <new> --from v1 --to v2 [options]
 

@@ -6,7 +6,7 @@ import { singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
 
 /** `versionary keys create`: create an API key in the database and print it once. */
-export const keysCommand = defineCommand({
+export const command = defineCommand({
   name: 'keys',
   help: `Usage: npx versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 

@@ -3,7 +3,7 @@ import { defineCommand, flags, readChoice, readStrings, ExitCode } from '../comm
 import { loadDocumentSet } from '../load-document.ts';
 
 /** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */
-export const lintCommand = defineCommand({
+export const command = defineCommand({
   name: 'lint',
   help: `Usage: npx versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
 

@@ -9,7 +9,7 @@ import { defineCommand, flags, readString, ExitCode, UsageError } from '../comma
  * `versionary nginx`: render nginx's files (the data plane) from the config `versionary gateway`
  * reads, and the lifecycle in its database.
  */
-export const nginxCommand = defineCommand({
+export const command = defineCommand({
   name: 'nginx',
   help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
                         [--module <file>]

@@ -16,7 +16,7 @@ interface NoticeRow {
 }
 
 /** `versionary notices list|run`: the notices outbox, from the database or a running server. */
-export const noticesCommand = defineManagementCommand<NoticeRow>({
+export const command = defineManagementCommand<NoticeRow>({
   name: 'notices',
   help: `Usage: npx versionary notices list [--client ID] [--status pending|sent|retrying|failed|unsubscribed] [--kind KIND]
                               [--server URL --key KEY] [--format text|json]

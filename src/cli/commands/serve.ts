@@ -4,7 +4,7 @@ import { defineCommand, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /** `versionary serve`: start the reference service, as `npm start` does. */
-export const serveCommand = defineCommand({
+export const command = defineCommand({
   name: 'serve',
   help: `Usage: npx versionary serve [--config <file>] [--port <port>] [--host <host>]
 

@@ -15,7 +15,7 @@ interface VersionRow {
 }
 
 /** `versionary versions list|deprecate`: the lifecycle, from the database or a running server. */
-export const versionsCommand = defineManagementCommand<VersionRow>({
+export const command = defineManagementCommand<VersionRow>({
   name: 'versions',
   help: `Usage: npx versionary versions list [--server URL --key KEY] [--format text|json]
        npx versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]
