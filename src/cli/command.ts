@@ -16,7 +16,8 @@ export interface CliCommand {
   /** Full `--help` text. */
   help: string;
   options: NonNullable<ParseArgsConfig['options']>;
-  positionals: { min: number; max: number; names: string };
+  /** The arguments it takes; none when left out. */
+  positionals?: { min: number; max: number; names: string };
   /** Resolves to the process exit code. */
   run(input: CommandInput): Promise<number>;
 }

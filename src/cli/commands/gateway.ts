@@ -102,7 +102,6 @@ Configured by the environment, as the reference service is:
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
   options: { ...listenOptions, ...flags('control-plane? nginx-out') },
-  positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
     // First, before any Fastify app or undici pool exists: the instrumentations attach to them as they are made.

@@ -45,7 +45,6 @@ With VERSIONARY_REDIS_URL (and VERSIONARY_REDIS_PREFIX), nginx counts rate limit
 in the keys versionary gateway uses: every nginx host and gateway share one budget per client (a
 password goes to <dir>/private/redis-password, mode 0600).`,
   options: flags('config out listen control module'),
-  positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const given = io.env ?? {};
     const config = readString(values, 'config') ?? given.VERSIONARY_CONFIG;
