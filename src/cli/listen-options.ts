@@ -1,9 +1,9 @@
-import { flags, readString, type OptionValues } from './command.ts';
+import { flags, readString, type CliCommand, type OptionValues } from './command.ts';
 
 /** The flags of the commands that start a server (`serve`, `gateway`), each in place of its variable. */
 const variables = { config: 'VERSIONARY_CONFIG', port: 'PORT', host: 'HOST' } as const;
 
-export const listenOptions = flags('config port host');
+export const listenOptions: CliCommand['options'] = flags('config port host');
 
 /** The environment with the flags in place of their variables: a flag wins, and is checked the same way. */
 export function listenEnv(

@@ -1,9 +1,11 @@
 import { rewritePaths, suggestPathRewrites, type DocumentSet, type PathRewrite } from '../core/compat/index.ts';
-import { flags, readString, type CliIo, type OptionValues, UsageError } from './command.ts';
+import { flags, readString, type CliCommand, type CliIo, type OptionValues, UsageError } from './command.ts';
 import { loadDocumentSet } from './load-document.ts';
 
 /** oasdiff's four path flags, for every command that compares two documents. */
-export const pathPrefixOptions = flags('strip-prefix-base strip-prefix-revision prefix-base prefix-revision');
+export const pathPrefixOptions: CliCommand['options'] = flags(
+  'strip-prefix-base strip-prefix-revision prefix-base prefix-revision',
+);
 
 /** The `--help` paragraph of {@link pathPrefixOptions}. */
 export const pathPrefixHelp = `Path prefixes (oasdiff's flags), applied before comparing:

@@ -12,7 +12,7 @@ import { isSingleLineText, singleLineTextRule } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { isPlainObject } from '../../core/versions/index.ts';
 import { parseText } from '../load-document.ts';
-import { flags, readString, type OptionValues, ExitCode, UsageError, type CliIo } from '../command.ts';
+import { flags, readString, type CliCommand, type OptionValues, ExitCode, UsageError, type CliIo } from '../command.ts';
 import {
   formatGateGithub,
   formatGateJson,
@@ -24,7 +24,9 @@ import {
 import { GateSourceError, readGateSource, UnknownGateInput, type GateSource } from './read-usage.ts';
 
 /** The `diff` options the gate adds. */
-export const gateOptions = flags('server key window threshold exclude-client* waivers api-version');
+export const gateOptions: CliCommand['options'] = flags(
+  'server key window threshold exclude-client* waivers api-version',
+);
 
 /** Whether `diff` runs as the gate: any gate option (so one given without --server is refused, not ignored), or a format only the gate writes. */
 export function isGateRun(values: OptionValues, format: string): boolean {
