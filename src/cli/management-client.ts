@@ -13,13 +13,13 @@ import {
 } from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
 
-export interface ManagementResponse {
+interface ManagementResponse {
   status: number;
   body: unknown;
 }
 
 /** Calls the management API, on a running server or in-process over the database. */
-export type ManagementClient = (options: {
+type ManagementClient = (options: {
   method: string;
   path: string;
   body?: unknown;
