@@ -7,6 +7,7 @@ import {
   flags,
   readString,
   type CliCommand,
+  type CliIo,
   type OptionValues,
   ExitCode,
   UsageError,
@@ -19,26 +20,22 @@ interface ManagementResponse {
 }
 
 /** Calls the management API, on a running server or in-process over the database. */
-type ManagementClient = (options: {
-  method: string;
-  path: string;
-  body?: unknown;
-}) => Promise<ManagementResponse>;
+type ManagementClient = (options: { method: string; path: string; body?: unknown }) => Promise<ManagementResponse>;
 
 /**
- * A client for `/admin/v1`: with `server`, over HTTP with an admin key; without, the service is
+ * A client for `/admin/v1`: with `--server`, over HTTP with an admin key; without, the service is
  * built in-process over `DATABASE_URL` (nothing listens), so the same policy checks apply either way.
  */
-async function createManagementClient(options: {
-  env: Record<string, string | undefined>;
-  server?: string;
-  key?: string;
-  now: () => number;
-}): Promise<{ call: ManagementClient; close(): Promise<void> }> {
-  if (options.server) {
-    const key = options.key ?? options.env.VERSIONARY_KEY;
+async function createManagementClient(
+  values: OptionValues,
+  io: CliIo,
+): Promise<{ call: ManagementClient; close(): Promise<void> }> {
+  const env = io.env ?? {};
+  const server = readString(values, 'server');
+  if (server) {
+    const key = readString(values, 'key') ?? env.VERSIONARY_KEY;
     if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
-    const base = options.server.replace(/\/+$/, '');
+    const base = server.replace(/\/+$/, '');
     return {
       call: async ({ method, path, body }) => {
         const res = await fetch(`${base}/admin/v1${path}`, {
@@ -60,11 +57,11 @@ async function createManagementClient(options: {
   // In-process: a throwaway admin key that exists only in this process's memory.
   const adminKey = randomBytes(24).toString('base64url');
   const config = loadConfig({
-    env: { ...options.env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey },
+    env: { ...env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey },
     readFile: (p) => readFileSync(p, 'utf8'),
   });
   // Imported when used: the commands that only read files run without the service's packages.
-  const { openStorage } = await importServiceModule(() => import('../loop/storage/open-storage.ts'), options.env);
+  const { openStorage } = await importServiceModule(() => import('../loop/storage/open-storage.ts'), env);
   const { buildApp } = await importServiceModule(() => import('../compose/build-app.ts'));
   const { handlersWithoutTables } = await importServiceModule(() => import('../reference/resources/feature.ts'));
   const { referenceProduct } = await importServiceModule(() => import('../reference/product.ts'));
@@ -74,7 +71,7 @@ async function createManagementClient(options: {
     product: referenceProduct({ handlers: handlersWithoutTables }),
     config,
     storage,
-    clock: { now: options.now },
+    clock: { now: () => io.now() },
   });
   return {
     call: async ({ method, path, body }) => {
@@ -161,14 +158,7 @@ export function defineManagementCommand<Row>(command: ManagementCommand<Row>): C
       const argument = (_: string, i: string) => encodeURIComponent(args[Number(i)]!);
       const path = withQuery(template.replace(/\{(\d)\}/g, argument), action.query?.(values) ?? {});
       const body = action.body?.(args, values);
-      const server = readString(values, 'server');
-      const key = readString(values, 'key');
-      const client = await createManagementClient({
-        env: io.env ?? {},
-        now: () => io.now(),
-        ...(server ? { server } : {}),
-        ...(key ? { key } : {}),
-      });
+      const client = await createManagementClient(values, io);
       try {
         const res = await (action.pages ? allPages(client.call, path) : client.call({ method, path, body }));
         if (res.status >= 400) return refuse(res, io.stderr);
