@@ -72,6 +72,13 @@ export function readString(values: OptionValues, name: string): string | undefin
   return typeof raw === 'string' ? raw : undefined;
 }
 
+/** The admin key a `--server` call sends: `--key`, else VERSIONARY_KEY. */
+export function adminKey(values: OptionValues, io: CliIo): string {
+  const key = readString(values, 'key') ?? io.env?.VERSIONARY_KEY;
+  if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
+  return key;
+}
+
 /** A string option printed in tables and logs, so one line of text; `missing` is the usage error when it is left out. */
 export function readLine(values: OptionValues, name: string, missing?: string): string | undefined {
   const value = readString(values, name);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
 import {
+  adminKey,
   defineCommand,
   flags,
   readString,
@@ -33,8 +34,7 @@ async function createManagementClient(
   const env = io.env ?? {};
   const server = readString(values, 'server');
   if (server) {
-    const key = readString(values, 'key') ?? env.VERSIONARY_KEY;
-    if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
+    const key = adminKey(values, io);
     const base = server.replace(/\/+$/, '');
     return {
       call: async ({ method, path, body }) => {
@@ -55,9 +55,9 @@ async function createManagementClient(
     };
   }
   // In-process: a throwaway admin key that exists only in this process's memory.
-  const adminKey = randomBytes(24).toString('base64url');
+  const ownKey = randomBytes(24).toString('base64url');
   const config = loadConfig({
-    env: { ...env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey },
+    env: { ...env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: ownKey },
     readFile: (p) => readFileSync(p, 'utf8'),
   });
   // Imported when used: the commands that only read files run without the service's packages.
@@ -78,7 +78,7 @@ async function createManagementClient(
       const res = await app.inject({
         method: method as 'GET',
         url: `/admin/v1${path}`,
-        headers: { authorization: `Bearer ${adminKey}` },
+        headers: { authorization: `Bearer ${ownKey}` },
         ...(body === undefined ? {} : { payload: body as object }),
       });
       return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };

@@ -12,7 +12,16 @@ import { isSingleLineText, singleLineTextRule } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { isPlainObject } from '../../core/versions/index.ts';
 import { parseText } from '../load-document.ts';
-import { flags, readString, type CliCommand, type OptionValues, ExitCode, UsageError, type CliIo } from '../command.ts';
+import {
+  adminKey,
+  flags,
+  readString,
+  type CliCommand,
+  type OptionValues,
+  ExitCode,
+  UsageError,
+  type CliIo,
+} from '../command.ts';
 import {
   formatGateGithub,
   formatGateJson,
@@ -60,8 +69,7 @@ export async function runGate(options: {
   const server = readString(values, 'server');
   let source: GateSource | undefined;
   if (server !== undefined) {
-    const key = readString(values, 'key') ?? io.env?.VERSIONARY_KEY;
-    if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
+    const key = adminKey(values, io);
     try {
       source = await readGateSource({ server, key, since: now - windowMs, until: now, version, excludeClients });
     } catch (error) {
