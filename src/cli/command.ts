@@ -1,3 +1,4 @@
+import { singleLineTextProblem } from '../core/text/index.ts';
 import type { ParseArgsConfig } from 'node:util';
 
 /** Option values as node:util parseArgs returns them. */
@@ -15,7 +16,8 @@ export interface CliCommand {
   /** Full `--help` text. */
   help: string;
   options: NonNullable<ParseArgsConfig['options']>;
-  positionals: { min: number; max: number; names: string };
+  /** The arguments it takes; none when left out. */
+  positionals?: { min: number; max: number; names: string };
   /** Resolves to the process exit code. */
   run(input: CommandInput): Promise<number>;
 }
@@ -30,6 +32,20 @@ export interface CommandEntry {
 /** Identity helper that type-checks a command definition. */
 export function defineCommand(command: CliCommand): CliCommand {
   return command;
+}
+
+/**
+ * parseArgs options, declared on one line: `name` takes a value, `name*` takes one and may be
+ * given again, `name?` is a switch that takes none.
+ */
+export function flags(spec: string): CliCommand['options'] {
+  return Object.fromEntries(
+    spec.split(' ').map((flag) => {
+      const name = flag.replace(/[*?]$/, '');
+      if (flag.endsWith('?')) return [name, { type: 'boolean' }];
+      return [name, { type: 'string', ...(flag.endsWith('*') ? { multiple: true } : {}) }];
+    }),
+  );
 }
 
 /** Read a string option restricted to a list of choices. */
@@ -54,6 +70,22 @@ export function readStrings(values: OptionValues, name: string): string[] {
 export function readString(values: OptionValues, name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;
+}
+
+/** The admin key a `--server` call sends: `--key`, else VERSIONARY_KEY. */
+export function adminKey(values: OptionValues, io: CliIo): string {
+  const key = readString(values, 'key') ?? io.env?.VERSIONARY_KEY;
+  if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
+  return key;
+}
+
+/** A string option printed in tables and logs, so one line of text; `missing` is the usage error when it is left out. */
+export function readLine(values: OptionValues, name: string, missing?: string): string | undefined {
+  const value = readString(values, name);
+  if (value === undefined && missing !== undefined) throw new UsageError(missing);
+  const problem = value === undefined ? undefined : singleLineTextProblem(value, `--${name}`);
+  if (problem) throw new UsageError(problem);
+  return value;
 }
 
 /** What a command may touch of the outside world; tests pass an in-memory one. */

@@ -1,14 +1,9 @@
-import type { ParseArgsConfig } from 'node:util';
-import { readString, type OptionValues } from './command.ts';
+import { flags, readString, type CliCommand, type OptionValues } from './command.ts';
 
 /** The flags of the commands that start a server (`serve`, `gateway`), each in place of its variable. */
-const flags = { config: 'VERSIONARY_CONFIG', port: 'PORT', host: 'HOST' } as const;
+const variables = { config: 'VERSIONARY_CONFIG', port: 'PORT', host: 'HOST' } as const;
 
-export const listenOptions: NonNullable<ParseArgsConfig['options']> = {
-  config: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-};
+export const listenOptions: CliCommand['options'] = flags('config port host');
 
 /** The environment with the flags in place of their variables: a flag wins, and is checked the same way. */
 export function listenEnv(
@@ -16,7 +11,7 @@ export function listenEnv(
   values: OptionValues,
 ): Record<string, string | undefined> {
   const merged = { ...env };
-  for (const [flag, variable] of Object.entries(flags)) {
+  for (const [flag, variable] of Object.entries(variables)) {
     const value = readString(values, flag);
     if (value !== undefined) merged[variable] = value;
   }

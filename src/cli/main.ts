@@ -51,7 +51,7 @@ async function runCommand(command: CliCommand, input: { args: string[]; io: CliI
     return ExitCode.Ok;
   }
   assertNoEmptyValue(parsed.values);
-  const { min, max, names } = command.positionals;
+  const { min, max, names } = command.positionals ?? { min: 0, max: 0, names: '' };
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
     throw new UsageError(`expected ${names}, got ${parsed.positionals.length} argument(s)`);
   }

@@ -1,14 +1,11 @@
 import { rewritePaths, suggestPathRewrites, type DocumentSet, type PathRewrite } from '../core/compat/index.ts';
-import { readString, type CliCommand, type CliIo, type OptionValues, UsageError } from './command.ts';
+import { flags, readString, type CliCommand, type CliIo, type OptionValues, UsageError } from './command.ts';
 import { loadDocumentSet } from './load-document.ts';
 
 /** oasdiff's four path flags, for every command that compares two documents. */
-export const pathPrefixOptions: CliCommand['options'] = {
-  'strip-prefix-base': { type: 'string' },
-  'strip-prefix-revision': { type: 'string' },
-  'prefix-base': { type: 'string' },
-  'prefix-revision': { type: 'string' },
-};
+export const pathPrefixOptions: CliCommand['options'] = flags(
+  'strip-prefix-base strip-prefix-revision prefix-base prefix-revision',
+);
 
 /** The `--help` paragraph of {@link pathPrefixOptions}. */
 export const pathPrefixHelp = `Path prefixes (oasdiff's flags), applied before comparing:

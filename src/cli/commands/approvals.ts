@@ -1,7 +1,7 @@
-import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
+import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, runRecordAction } from '../management-client.ts';
+import { flags, readLine, readString, UsageError } from '../command.ts';
+import { defineManagementCommand, revokedCell, revokedToo } from '../management-client.ts';
 
 interface ApprovalRow {
   id: string;
@@ -13,10 +13,9 @@ interface ApprovalRow {
   revokedAt: string | null;
   revokedBy: string | null;
 }
-const actions = ['approve', 'list', 'revoke'] as const;
 
 /** `versionary approvals approve|list|revoke`: accept a breaking change by fingerprint, with an audit trail. */
-export const approvalsCommand = defineCommand({
+export const command = defineManagementCommand<ApprovalRow>({
   name: 'approvals',
   help: `Usage: npx versionary approvals approve <fingerprint> --reason TEXT [--expires ISO]
        npx versionary approvals list [--all]
@@ -33,40 +32,45 @@ approver is recorded as "admin"; with --server it calls the management API with 
 (--key or VERSIONARY_KEY), recorded as that key's name and id.
 
 Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 could not run.`,
-  options: {
-    ...managementOptions,
-    reason: { type: 'string' },
-    expires: { type: 'string' },
-    all: { type: 'boolean' },
+  options: flags('reason expires all?'),
+  usage: 'approve <fingerprint> | list | revoke <id>',
+  actions: {
+    approve: {
+      needs: ['approve needs a fingerprint'],
+      call: 'POST /approvals',
+      body: ([fingerprint], values) => {
+        const reason = readLine(
+          values,
+          'reason',
+          'approve needs --reason: the audit trail says why the break is accepted',
+        );
+        const expires = readString(values, 'expires');
+        if (expires !== undefined && parseIsoInstant(expires) === undefined)
+          throw new UsageError(`--expires must be an ISO 8601 date or instant, got "${expires}"`);
+        return { fingerprint, reason, ...(expires === undefined ? {} : { expiresAt: expires }) };
+      },
+      text: (row) => describe(row, false),
+    },
+    list: { call: 'GET /approvals', query: revokedToo },
+    revoke: {
+      needs: ['revoke needs an approval id'],
+      call: 'DELETE /approvals/{0}',
+      text: (row) => describe(row, true),
+    },
   },
-  positionals: { min: 1, max: 2, names: 'approve <fingerprint> | list | revoke <id>' },
-  run: (input) =>
-    runRecordAction(input, {
-      actions,
-      missing: { approve: 'approve needs a fingerprint', revoke: 'revoke needs an approval id' },
-      toRequest,
-      table,
-      describe,
-    }),
+  extra: ['takes no argument'],
+  strictFormat: true,
+  columns: {
+    id: 'id',
+    fingerprint: 'fingerprint',
+    'approved by': 'approvedBy',
+    'approved at': 'approvedAt',
+    expires: 'expiresAt',
+    revoked: revokedCell,
+    reason: 'reason',
+  },
+  empty: 'No approvals.\n',
 });
-
-function toRequest(action: string, arg: string | undefined, values: OptionValues) {
-  if (action === 'list')
-    return { method: 'GET', path: values.all === true ? '/approvals?include=revoked' : '/approvals' };
-  if (action === 'revoke') return { method: 'DELETE', path: `/approvals/${encodeURIComponent(arg!)}` };
-  const reason = readString(values, 'reason');
-  if (!reason) throw new UsageError('approve needs --reason: the audit trail says why the break is accepted');
-  const problem = singleLineTextProblem(reason, '--reason');
-  if (problem) throw new UsageError(problem);
-  const expires = readString(values, 'expires');
-  if (expires !== undefined && parseIsoInstant(expires) === undefined)
-    throw new UsageError(`--expires must be an ISO 8601 date or instant, got "${expires}"`);
-  return {
-    method: 'POST',
-    path: '/approvals',
-    body: { fingerprint: arg, reason, ...(expires === undefined ? {} : { expiresAt: expires }) },
-  };
-}
 
 // Rows come from the server: a stored `\r` or terminal escape is printed as text, never obeyed.
 function describe(row: ApprovalRow, revoked: boolean): string {
@@ -78,21 +82,6 @@ function describe(row: ApprovalRow, revoked: boolean): string {
   ];
   if (a.revokedAt) lines.push(`  revoked by ${a.revokedBy} at ${a.revokedAt}`);
   return `${lines.join('\n')}\n`;
-}
-
-function table(rows: ApprovalRow[]): string {
-  if (rows.length === 0) return 'No approvals.\n';
-  const head = ['id', 'fingerprint', 'approved by', 'approved at', 'expires', 'revoked', 'reason'];
-  const lines = rows.map((r) => [
-    r.id,
-    r.fingerprint,
-    r.approvedBy,
-    r.approvedAt,
-    r.expiresAt ?? '-',
-    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-    r.reason,
-  ]);
-  return formatTable({ head, rows: lines });
 }
 
 function printable(row: ApprovalRow): ApprovalRow {

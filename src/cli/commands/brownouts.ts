@@ -1,5 +1,5 @@
-import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, printRows, runManagementCall } from '../management-client.ts';
+import { flags, readString, type OptionValues, UsageError } from '../command.ts';
+import { defineManagementCommand } from '../management-client.ts';
 
 interface BrownoutRow {
   id: string;
@@ -12,10 +12,8 @@ interface BrownoutRow {
   source: string;
 }
 
-const actions = ['list', 'add', 'schedule', 'remove'] as const;
-
 /** `versionary brownouts list|add|schedule|remove`: planned brownouts, from the database or a running server. */
-export const brownoutsCommand = defineCommand({
+export const command = defineManagementCommand<BrownoutRow>({
   name: 'brownouts',
   help: `Usage: npx versionary brownouts list [--format text|json]
        npx versionary brownouts add --version v1 [--endpoint "GET /users"] --starts ISO --ends ISO [TARGET]
@@ -33,36 +31,32 @@ TARGET, whom the brownout refuses (every client by default):
 Without --server it works in-process on DATABASE_URL with the service's configuration.
 
 Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
-  options: {
-    ...managementOptions,
-    version: { type: 'string' },
-    endpoint: { type: 'string' },
-    starts: { type: 'string' },
-    ends: { type: 'string' },
-    step: { type: 'string', multiple: true },
-    clients: { type: 'string' },
-    'called-within-days': { type: 'string' },
+  options: flags('version endpoint starts ends step* clients called-within-days'),
+  usage: 'list | add | schedule | remove ID',
+  actions: {
+    list: { call: 'GET /brownouts' },
+    add: { call: 'POST /brownouts', body: (_, values) => bodyOf('add', values) },
+    schedule: { call: 'POST /brownout-schedules', body: (_, values) => bodyOf('schedule', values) },
+    remove: {
+      needs: ['remove needs the brownout id'],
+      call: 'DELETE /brownouts/{0}',
+      text: (_, [id]) => `removed ${id}\n`,
+      json: false,
+    },
   },
-  positionals: { min: 1, max: 2, names: 'list | add | schedule | remove ID' },
-  async run({ values, positionals, io }) {
-    const [action, id] = positionals as [string, string | undefined];
-    if (!(actions as readonly string[]).includes(action))
-      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
-    if ((action === 'remove') !== (id !== undefined))
-      throw new UsageError(action === 'remove' ? 'remove needs the brownout id' : `${action} takes no id`);
-    const request =
-      action === 'list'
-        ? { method: 'GET', path: '/brownouts' }
-        : action === 'remove'
-          ? { method: 'DELETE', path: `/brownouts/${encodeURIComponent(id!)}` }
-          : {
-              method: 'POST',
-              path: action === 'add' ? '/brownouts' : '/brownout-schedules',
-              body: bodyOf(action as 'add' | 'schedule', values),
-            };
-    return runManagementCall({ values, io }, request, (res) =>
-      action === 'remove' ? io.stdout(`removed ${id}\n`) : printRows({ values, io }, res, table),
-    );
+  extra: ['takes no id'],
+  columns: {
+    id: 'id',
+    subject: (r) => (r.endpoint ? `${r.version} ${r.endpoint}` : r.version),
+    starts: 'startsAt',
+    ends: 'endsAt',
+    target: (r) =>
+      r.client
+        ? `rehearsal of ${r.client}`
+        : r.target.all
+          ? 'all'
+          : `${r.target.clients?.join(',') ?? ''}${r.target.calledWithinDays ? ` (called within ${r.target.calledWithinDays}d)` : ''}`,
+    source: 'source',
   },
 });
 
@@ -94,21 +88,4 @@ function bodyOf(action: 'add' | 'schedule', values: OptionValues): Record<string
       return { before, duration };
     });
   return body;
-}
-
-function table(rows: BrownoutRow[]): string {
-  const head = ['id', 'subject', 'starts', 'ends', 'target', 'source'];
-  const lines = rows.map((r) => [
-    r.id,
-    r.endpoint ? `${r.version} ${r.endpoint}` : r.version,
-    r.startsAt,
-    r.endsAt,
-    r.client
-      ? `rehearsal of ${r.client}`
-      : r.target.all
-        ? 'all'
-        : `${r.target.clients?.join(',') ?? ''}${r.target.calledWithinDays ? ` (called within ${r.target.calledWithinDays}d)` : ''}`,
-    r.source,
-  ]);
-  return formatTable({ head, rows: lines });
 }

@@ -1,6 +1,6 @@
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
-import { defineCommand, readChoice, readString, ExitCode, UsageError } from '../command.ts';
+import { defineCommand, flags, readChoice, readString, ExitCode, UsageError } from '../command.ts';
 import { shortenUris } from '../describe-failure.ts';
 import { gateOptions, isGateRun, runGate } from '../gate/run-gate.ts';
 import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
@@ -8,7 +8,7 @@ import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
 
 /** `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking. */
-export const diffCommand = defineCommand({
+export const command = defineCommand({
   name: 'diff',
   help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json|github|sarif] [--fail-on breaking|risk]
                             [--now ISO] [--audience public|enterprise]
@@ -52,14 +52,7 @@ Options:
 ${pathPrefixHelp}
 
 Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
-  options: {
-    format: { type: 'string' },
-    'fail-on': { type: 'string' },
-    now: { type: 'string' },
-    audience: { type: 'string' },
-    ...pathPrefixOptions,
-    ...gateOptions,
-  },
+  options: { ...pathPrefixOptions, ...gateOptions, ...flags('format fail-on now audience') },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
     const format = readChoice(values, {

@@ -1,7 +1,7 @@
-import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
+import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, runRecordAction } from '../management-client.ts';
+import { flags, readLine, readString, type OptionValues, UsageError } from '../command.ts';
+import { defineManagementCommand, revokedCell, revokedToo } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;
@@ -16,10 +16,9 @@ interface ExtendedAccessRow {
   revokedAt: string | null;
   revokedBy: string | null;
 }
-const actions = ['list', 'grant', 'revoke'] as const;
 
 /** `versionary extended-access list|grant|revoke`: extended access for one client past a sunset, within its cap. */
-export const extendedAccessCommand = defineCommand({
+export const command = defineManagementCommand<ExtendedAccessRow>({
   name: 'extended-access',
   help: `Usage: npx versionary extended-access list [--client ID] [--all]
        npx versionary extended-access grant <clientId> --version v1 [--endpoint "GET /users/{id}" | --element NAME]
@@ -41,39 +40,38 @@ grantor is recorded as "admin"; with --server it calls the management API with a
 
 Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date, a
 grant already in force for the client and subject, unknown grant), 2 could not run.`,
-  options: {
-    ...managementOptions,
-    client: { type: 'string' },
-    version: { type: 'string' },
-    endpoint: { type: 'string' },
-    element: { type: 'string' },
-    until: { type: 'string' },
-    reason: { type: 'string' },
-    all: { type: 'boolean' },
+  options: flags('client version endpoint element until reason all?'),
+  usage: 'list | grant <clientId> | revoke <id>',
+  actions: {
+    list: {
+      call: 'GET /extended-access-grants',
+      query: (values) => ({ clientId: readString(values, 'client'), ...revokedToo(values) }),
+    },
+    grant: {
+      needs: ['grant needs a client id'],
+      call: 'POST /extended-access-grants',
+      body: ([clientId], values) => grantBody(clientId!, values),
+      text: (row) => describe(row, false),
+    },
+    revoke: {
+      needs: ['revoke needs a grant id'],
+      call: 'DELETE /extended-access-grants/{0}',
+      text: (row) => describe(row, true),
+    },
   },
-  positionals: { min: 1, max: 2, names: 'list | grant <clientId> | revoke <id>' },
-  run: (input) =>
-    runRecordAction(input, {
-      actions,
-      missing: { grant: 'grant needs a client id', revoke: 'revoke needs a grant id' },
-      toRequest,
-      table,
-      describe,
-    }),
+  extra: ['takes no argument'],
+  strictFormat: true,
+  columns: {
+    id: 'id',
+    client: 'clientId',
+    subject: subjectOf,
+    until: 'until',
+    'granted by': 'grantedBy',
+    revoked: revokedCell,
+    reason: 'reason',
+  },
+  empty: 'No extended access.\n',
 });
-
-function toRequest(action: string, arg: string | undefined, values: OptionValues) {
-  if (action === 'list') {
-    const query = new URLSearchParams();
-    const clientId = readString(values, 'client');
-    if (clientId) query.set('clientId', clientId);
-    if (values.all === true) query.set('include', 'revoked');
-    const text = query.toString();
-    return { method: 'GET', path: text ? `/extended-access-grants?${text}` : '/extended-access-grants' };
-  }
-  if (action === 'revoke') return { method: 'DELETE', path: `/extended-access-grants/${encodeURIComponent(arg!)}` };
-  return { method: 'POST', path: '/extended-access-grants', body: grantBody(arg!, values) };
-}
 
 function grantBody(clientId: string, values: OptionValues): Record<string, unknown> {
   const version = readString(values, 'version');
@@ -84,10 +82,7 @@ function grantBody(clientId: string, values: OptionValues): Record<string, unkno
   const until = readString(values, 'until');
   if (!until || parseIsoInstant(until) === undefined)
     throw new UsageError(`grant needs --until, an ISO 8601 date or instant${until ? `, got "${until}"` : ''}`);
-  const reason = readString(values, 'reason');
-  if (!reason) throw new UsageError('grant needs --reason: the record says why the client may stay');
-  const problem = singleLineTextProblem(reason, '--reason');
-  if (problem) throw new UsageError(problem);
+  const reason = readLine(values, 'reason', 'grant needs --reason: the record says why the client may stay');
   const subject = endpoint !== undefined ? { endpoint: endpointOf(version, endpoint) } : { version };
   return { clientId, ...subject, ...(element !== undefined ? { element } : {}), until, reason };
 }
@@ -114,19 +109,4 @@ function describe(row: ExtendedAccessRow, revoked: boolean): string {
   ];
   if (row.revokedAt) lines.push(`  revoked by ${e(row.revokedBy)} at ${e(row.revokedAt)}`);
   return `${lines.join('\n')}\n`;
-}
-
-function table(rows: ExtendedAccessRow[]): string {
-  if (rows.length === 0) return 'No extended access.\n';
-  const head = ['id', 'client', 'subject', 'until', 'granted by', 'revoked', 'reason'];
-  const lines = rows.map((r) => [
-    r.id,
-    r.clientId,
-    subjectOf(r),
-    r.until,
-    r.grantedBy,
-    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-    r.reason,
-  ]);
-  return formatTable({ head, rows: lines });
 }

@@ -3,13 +3,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
-import { defineCommand, ExitCode } from '../command.ts';
+import { defineCommand, flags, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /**
  * `versionary gateway`: the deprecation loop in front of an API written in any language.
  */
-export const gatewayCommand = defineCommand({
+export const command = defineCommand({
   name: 'gateway',
   help: `Usage: npx versionary gateway [--config <file>] [--port <port>] [--host <host>]
 
@@ -101,8 +101,7 @@ Configured by the environment, as the reference service is:
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
-  options: { ...listenOptions, 'control-plane': { type: 'boolean' }, 'nginx-out': { type: 'string' } },
-  positionals: { min: 0, max: 0, names: '' },
+  options: { ...listenOptions, ...flags('control-plane? nginx-out') },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
     // First, before any Fastify app or undici pool exists: the instrumentations attach to them as they are made.

@@ -6,6 +6,7 @@ import { createMigrationGuide, toHtml, toJson, toMarkdown } from '../../core/gui
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import {
   defineCommand,
+  flags,
   readChoice,
   readString,
   readStrings,
@@ -18,7 +19,7 @@ import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path
 const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 
 /** `versionary guide <old> <new> --from v1 --to v2`: write a migration guide. */
-export const guideCommand = defineCommand({
+export const command = defineCommand({
   name: 'guide',
   help: `Usage: npx versionary guide <old> <new> --from v1 --to v2 [options]
 
@@ -38,18 +39,7 @@ Options:
 ${pathPrefixHelp}
 
 Exit codes: 0 written, 2 could not run.`,
-  options: {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    format: { type: 'string' },
-    out: { type: 'string' },
-    'deprecated-at': { type: 'string' },
-    'sunset-at': { type: 'string' },
-    'removed-at': { type: 'string' },
-    note: { type: 'string', multiple: true },
-    notes: { type: 'string' },
-    ...pathPrefixOptions,
-  },
+  options: { ...pathPrefixOptions, ...flags('from to format out deprecated-at sunset-at removed-at note* notes') },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
     const from = readString(values, 'from');

@@ -1,5 +1,5 @@
 import { earlierNames } from '../../core/earlier-names.ts';
-import type { CommandEntry } from '../command.ts';
+import type { CliCommand, CommandEntry } from '../command.ts';
 
 /**
  * Every `versionary` command by name, with its line in the command list. A command's module is
@@ -8,64 +8,50 @@ import type { CommandEntry } from '../command.ts';
  * Adding one is a file in this folder plus one entry here.
  */
 export const commands: Record<string, CommandEntry> = {
-  diff: {
-    summary: 'Compare two OpenAPI descriptions and classify each change',
-    load: async () => (await import('./diff.ts')).diffCommand,
-  },
-  lint: {
-    summary: 'Check an OpenAPI description against the REST conventions',
-    load: async () => (await import('./lint.ts')).lintCommand,
-  },
-  guide: {
-    summary: 'Write a migration guide from two OpenAPI descriptions and lifecycle dates',
-    load: async () => (await import('./guide.ts')).guideCommand,
-  },
-  serve: {
-    summary: 'Start the reference service (the same as npm start)',
-    load: async () => (await import('./serve.ts')).serveCommand,
-  },
-  gateway: {
-    summary: 'Run the deprecation loop as a reverse proxy in front of any HTTP API',
-    load: async () => (await import('./gateway.ts')).gatewayCommand,
-  },
-  nginx: {
-    summary: "Render nginx as the gateway's data plane (Lua reading the decision table) from its config",
-    load: async () => (await import('./nginx.ts')).nginxCommand,
-  },
-  versions: {
-    summary: 'List versions or schedule a deprecation (database or running server)',
-    load: async () => (await import('./versions.ts')).versionsCommand,
-  },
-  keys: {
-    summary: 'Create an API key in the database',
-    load: async () => (await import('./keys.ts')).keysCommand,
-  },
-  clients: {
-    summary: 'Manage clients, their contacts and webhooks (database or running server)',
-    load: async () => (await import('./clients.ts')).clientsCommand,
-  },
-  notices: {
-    summary: 'List deprecation notices or run one notices pass (database or running server)',
-    load: async () => (await import('./notices.ts')).noticesCommand,
-  },
+  diff: entry('Compare two OpenAPI descriptions and classify each change', () => import('./diff.ts')),
+  lint: entry('Check an OpenAPI description against the REST conventions', () => import('./lint.ts')),
+  guide: entry('Write a migration guide from two OpenAPI descriptions and lifecycle dates', () => import('./guide.ts')),
+  serve: entry('Start the reference service (the same as npm start)', () => import('./serve.ts')),
+  gateway: entry('Run the deprecation loop as a reverse proxy in front of any HTTP API', () => import('./gateway.ts')),
+  nginx: entry(
+    "Render nginx as the gateway's data plane (Lua reading the decision table) from its config",
+    () => import('./nginx.ts'),
+  ),
+  versions: entry(
+    'List versions or schedule a deprecation (database or running server)',
+    () => import('./versions.ts'),
+  ),
+  keys: entry('Create an API key in the database', () => import('./keys.ts')),
+  clients: entry(
+    'Manage clients, their contacts and webhooks (database or running server)',
+    () => import('./clients.ts'),
+  ),
+  notices: entry(
+    'List deprecation notices or run one notices pass (database or running server)',
+    () => import('./notices.ts'),
+  ),
   mcp: {
     summary: 'Serve the MCP tools of a running service to agents on stdio (deprecations, what breaks, guides)',
     load: async () => (await import('./mcp.ts')).mcpCommand,
   },
-  brownouts: {
-    summary: 'Plan, schedule, list and cancel brownouts of deprecated versions (database or running server)',
-    load: async () => (await import('./brownouts.ts')).brownoutsCommand,
-  },
-  approvals: {
-    summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
-    load: async () => (await import('./approvals.ts')).approvalsCommand,
-  },
-  'extended-access': {
-    summary:
-      'Grant a client extended access past a sunset, list and revoke grants of extended access (database or running server)',
-    load: async () => (await import('./extended-access.ts')).extendedAccessCommand,
-  },
+  brownouts: entry(
+    'Plan, schedule, list and cancel brownouts of deprecated versions (database or running server)',
+    () => import('./brownouts.ts'),
+  ),
+  approvals: entry(
+    'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
+    () => import('./approvals.ts'),
+  ),
+  'extended-access': entry(
+    'Grant a client extended access past a sunset, list and revoke grants of extended access (database or running server)',
+    () => import('./extended-access.ts'),
+  ),
 };
 
 /** Earlier names of a command, still answered: the first release's name of extended access shipped. */
 export const commandAliases: Readonly<Record<string, string>> = { [earlierNames.command]: 'extended-access' };
+
+/** A command's line in the list, and its module (which exports it as `command`), imported when it runs. */
+function entry(summary: string, load: () => Promise<{ command: CliCommand }>): CommandEntry {
+  return { summary, load: async () => (await load()).command };
+}

@@ -3,10 +3,10 @@ import { createApiKey, isRole } from '../../loop/access/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
 import { loadConfig } from '../../loop/settings.ts';
 import { singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, ExitCode, UsageError } from '../command.ts';
+import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
 
 /** `versionary keys create`: create an API key in the database and print it once. */
-export const keysCommand = defineCommand({
+export const command = defineCommand({
   name: 'keys',
   help: `Usage: npx versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 
@@ -16,12 +16,7 @@ management API and everything else). With --client the key acts for that client 
 "npx versionary clients"): its usage is counted for it and it sees only that client's resources.
 
 Exit codes: 0 created, 2 could not run.`,
-  options: {
-    name: { type: 'string' },
-    roles: { type: 'string' },
-    contact: { type: 'string' },
-    client: { type: 'string' },
-  },
+  options: flags('name roles contact client'),
   positionals: { min: 1, max: 1, names: 'create' },
   async run({ values, positionals, io }) {
     if (positionals[0] !== 'create') throw new UsageError(`unknown action "${positionals[0]}": use create`);

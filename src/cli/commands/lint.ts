@@ -1,9 +1,9 @@
 import { lintOpenApi, formatFindingsJson, formatFindingsText } from '../../core/lint/index.ts';
-import { defineCommand, readChoice, readStrings, ExitCode } from '../command.ts';
+import { defineCommand, flags, readChoice, readStrings, ExitCode } from '../command.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
 /** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */
-export const lintCommand = defineCommand({
+export const command = defineCommand({
   name: 'lint',
   help: `Usage: npx versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
 
@@ -17,10 +17,7 @@ Options:
   -h, --help  show this help
 
 Exit codes: 0 clean, 1 findings, 2 could not run.`,
-  options: {
-    format: { type: 'string' },
-    allow: { type: 'string', multiple: true },
-  },
+  options: flags('format allow*'),
   positionals: { min: 1, max: 1, names: '<openapi>' },
   async run({ values, positionals, io }) {
     const format = readChoice(values, { name: 'format', choices: ['text', 'json'], fallback: 'text' });

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { secretFileOf } from '../../gateway/nginx/secret.ts';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
-import { defineCommand, readString, ExitCode, UsageError } from '../command.ts';
+import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
 
 /**
  * `versionary nginx`: render nginx's files (the data plane) from the config `versionary gateway`
  * reads, and the lifecycle in its database.
  */
-export const nginxCommand = defineCommand({
+export const command = defineCommand({
   name: 'nginx',
   help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
                         [--module <file>]
@@ -44,14 +44,7 @@ not translate calls; serve it with versionary gateway (docs/gateway.md#derived-v
 With VERSIONARY_REDIS_URL (and VERSIONARY_REDIS_PREFIX), nginx counts rate limits in that Redis,
 in the keys versionary gateway uses: every nginx host and gateway share one budget per client (a
 password goes to <dir>/private/redis-password, mode 0600).`,
-  options: {
-    config: { type: 'string' },
-    out: { type: 'string' },
-    listen: { type: 'string' },
-    control: { type: 'string' },
-    module: { type: 'string' },
-  },
-  positionals: { min: 0, max: 0, names: '' },
+  options: flags('config out listen control module'),
   async run({ io, values }) {
     const given = io.env ?? {};
     const config = readString(values, 'config') ?? given.VERSIONARY_CONFIG;

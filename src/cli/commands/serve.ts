@@ -4,7 +4,7 @@ import { defineCommand, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /** `versionary serve`: start the reference service, as `npm start` does. */
-export const serveCommand = defineCommand({
+export const command = defineCommand({
   name: 'serve',
   help: `Usage: npx versionary serve [--config <file>] [--port <port>] [--host <host>]
 
@@ -14,7 +14,6 @@ Configured by the environment: PORT, HOST, DATABASE_URL, VERSIONARY_CONFIG, LOG_
 VERSIONARY_ADMIN_KEY, VERSIONARY_JWT_*, VERSIONARY_REDIS_URL (see the README). Stops cleanly on
 SIGTERM or SIGINT; started by npx, also when npm exits (npm does not pass SIGTERM on).`,
   options: listenOptions,
-  positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
     // Imported here, not at the top: the other commands run without the service's packages.

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
-import { formatTable, managementOptions, printRows, runManagementCall } from '../management-client.ts';
+import { flags, readString, type OptionValues, UsageError } from '../command.ts';
+import { defineManagementCommand } from '../management-client.ts';
 
 interface VersionRow {
   name: string;
@@ -15,7 +15,7 @@ interface VersionRow {
 }
 
 /** `versionary versions list|deprecate`: the lifecycle, from the database or a running server. */
-export const versionsCommand = defineCommand({
+export const command = defineManagementCommand<VersionRow>({
   name: 'versions',
   help: `Usage: npx versionary versions list [--server URL --key KEY] [--format text|json]
        npx versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]
@@ -31,27 +31,25 @@ same policy checks as the service; VERSIONARY_CONFIG is read too. With --server 
 management API with an admin key (--key or VERSIONARY_KEY).
 
 Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 could not run.`,
-  options: {
-    ...managementOptions,
-    'notice-months': { type: 'string' },
-    sunset: { type: 'string' },
-    reason: { type: 'string' },
-    'migration-url': { type: 'string' },
-    'extended-access-until': { type: 'string' },
-    'closed-to-new-clients': { type: 'string' },
+  options: flags('notice-months sunset reason migration-url extended-access-until closed-to-new-clients'),
+  usage: 'list | deprecate <version>',
+  actions: {
+    list: { call: 'GET /versions' },
+    deprecate: {
+      needs: ['deprecate needs a version name, e.g. v1'],
+      call: 'PUT /versions/{0}/deprecation',
+      body: (_, values) => deprecationBody(values),
+    },
   },
-  positionals: { min: 1, max: 2, names: 'list | deprecate <version>' },
-  async run({ values, positionals, io }) {
-    const [action, name] = positionals;
-    if (action !== 'list' && action !== 'deprecate')
-      throw new UsageError(`unknown action "${action}": use list or deprecate`);
-    if (action === 'deprecate' && !name) throw new UsageError('deprecate needs a version name, e.g. v1');
-    const body = action === 'deprecate' ? deprecationBody(values) : undefined;
-    const request =
-      action === 'list'
-        ? { method: 'GET', path: '/versions' }
-        : { method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body };
-    return runManagementCall({ values, io }, request, (res) => printRows({ values, io }, res, table));
+  columns: {
+    version: 'name',
+    state: 'state',
+    status: 'status',
+    deprecated: 'deprecatedAt',
+    sunset: 'sunsetAt',
+    replacement: 'replacement',
+    calls: (r) => String(r.usage?.calls ?? 0),
+    clients: (r) => String(r.usage?.clients ?? 0),
   },
 });
 
@@ -76,19 +74,4 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
   const problem = typeof body.migrationUrl === 'string' && migrationUrlProblem(body.migrationUrl, '--migration-url');
   if (problem) throw new UsageError(problem);
   return body;
-}
-
-function table(rows: VersionRow[]): string {
-  const head = ['version', 'state', 'status', 'deprecated', 'sunset', 'replacement', 'calls', 'clients'];
-  const lines = rows.map((r) => [
-    r.name,
-    r.state,
-    r.status,
-    r.deprecatedAt ?? '-',
-    r.sunsetAt ?? '-',
-    r.replacement ?? '-',
-    String(r.usage?.calls ?? 0),
-    String(r.usage?.clients ?? 0),
-  ]);
-  return formatTable({ head, rows: lines });
 }

@@ -12,7 +12,16 @@ import { isSingleLineText, singleLineTextRule } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { isPlainObject } from '../../core/versions/index.ts';
 import { parseText } from '../load-document.ts';
-import { readString, type OptionValues, ExitCode, UsageError, type CliIo } from '../command.ts';
+import {
+  adminKey,
+  flags,
+  readString,
+  type CliCommand,
+  type OptionValues,
+  ExitCode,
+  UsageError,
+  type CliIo,
+} from '../command.ts';
 import {
   formatGateGithub,
   formatGateJson,
@@ -24,15 +33,9 @@ import {
 import { GateSourceError, readGateSource, UnknownGateInput, type GateSource } from './read-usage.ts';
 
 /** The `diff` options the gate adds. */
-export const gateOptions = {
-  server: { type: 'string' },
-  key: { type: 'string' },
-  window: { type: 'string' },
-  threshold: { type: 'string' },
-  'exclude-client': { type: 'string', multiple: true },
-  waivers: { type: 'string' },
-  'api-version': { type: 'string' },
-} as const;
+export const gateOptions: CliCommand['options'] = flags(
+  'server key window threshold exclude-client* waivers api-version',
+);
 
 /** Whether `diff` runs as the gate: any gate option (so one given without --server is refused, not ignored), or a format only the gate writes. */
 export function isGateRun(values: OptionValues, format: string): boolean {
@@ -66,8 +69,7 @@ export async function runGate(options: {
   const server = readString(values, 'server');
   let source: GateSource | undefined;
   if (server !== undefined) {
-    const key = readString(values, 'key') ?? io.env?.VERSIONARY_KEY;
-    if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
+    const key = adminKey(values, io);
     try {
       source = await readGateSource({ server, key, since: now - windowMs, until: now, version, excludeClients });
     } catch (error) {
