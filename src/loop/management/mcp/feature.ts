@@ -3,7 +3,7 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { toProblem } from '../../../http/problem.ts';
 import { principalOf } from '../../../kernel/ports/principal.ts';
 import { installLine } from '../../storage/peer-packages.ts';
-import type { ToolCaller, ToolContext } from './tool-handlers.ts';
+import type { ToolCaller, ToolContext } from './tools.ts';
 import { callTool, listTools } from './tools.ts';
 import { toolCallParamsError } from './tool-call-params.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
