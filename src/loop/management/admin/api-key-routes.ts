@@ -1,43 +1,41 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import { createApiKey } from '../../access/auth/api-keys.ts';
-import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../../kernel/ports/index.ts';
+import type { ApiKeyRecord } from '../../../kernel/ports/index.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
 /** `/admin/v1/api-keys`: create, list without secrets, revoke. */
-export function registerApiKeyRoutes(
-  app: FastifyInstance,
-  options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean },
-): void {
+export function registerApiKeyRoutes(app: FastifyInstance, { storage, clock, config }: LifecycleContext): void {
+  const { apiKeys, clients } = storage;
   // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
   let revoking: Promise<unknown> = Promise.resolve();
   app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
     const body = request.body as Static<typeof createApiKeySchema.body>;
-    if (body.clientId !== undefined && !(await options.clients.find(body.clientId))) {
+    if (body.clientId !== undefined && !(await clients.find(body.clientId))) {
       throw new VersionaryError({
         code: ErrorCode.NotFound,
         detail: `No client ${body.clientId.slice(0, 40)}: create it first (POST /admin/v1/clients).`,
         errors: [{ pointer: '/body/clientId', detail: 'unknown client' }],
       });
     }
-    const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
+    const { record, key } = await createApiKey({ store: apiKeys, ...body, now: clock.now() });
     return reply
       .code(201)
       .header('location', `/admin/v1/api-keys/${record.id}`)
       .send({ ...toPublic(record), key });
   });
   // `limit` is read from canonical decimal digits into a number before validation, as on every list.
-  const config = queryIntegerSteps(listApiKeysSchema.querystring);
-  app.get('/api-keys', { schema: listApiKeysSchema, config }, async (request) => {
+  const pageSteps = queryIntegerSteps(listApiKeysSchema.querystring);
+  app.get('/api-keys', { schema: listApiKeysSchema, config: pageSteps }, async (request) => {
     const query = request.query as { limit?: number; cursor?: string };
     // A page of 100 by default: the list was unpaginated, and deployments rarely hold more keys.
     const { limit } = parsePage({ limit: query.limit ?? 100 });
-    const all = await options.apiKeys.list();
+    const all = await apiKeys.list();
     const after = query.cursor === undefined ? 0 : all.findIndex((k) => k.id === decodeCursor(query.cursor!)) + 1;
     if (after === 0 && query.cursor !== undefined) throw badCursor();
     const page = all.slice(after, after + limit);
@@ -57,20 +55,20 @@ export function registerApiKeyRoutes(
   });
 
   async function revoke(id: string): Promise<void> {
-    const record = await options.apiKeys.find(id);
+    const record = await apiKeys.find(id);
     if (
       record &&
       record.revokedAt === null &&
       record.roles.includes('admin') &&
-      !options.envAdminKey &&
-      (await options.apiKeys.countActiveAdmins()) <= 1
+      config.adminKey === undefined &&
+      (await apiKeys.countActiveAdmins()) <= 1
     ) {
       throw new VersionaryError({
         code: ErrorCode.LastAdminKey,
         detail: `${id} is the last active admin key; revoking it would lock every operator out. Create another admin key first, or set VERSIONARY_ADMIN_KEY.`,
       });
     }
-    if (!(await options.apiKeys.revoke({ id, at: options.clock.now() }))) {
+    if (!(await apiKeys.revoke({ id, at: clock.now() }))) {
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No active API key ${id.slice(0, 40)}.` });
     }
   }

@@ -4,6 +4,7 @@ import { replacementName, type DeprecationDates } from '../../../core/lifecycle/
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import { NoQuery, problem } from '../../host/admin-route-schemas.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
 import { count, deprecationDates, instant, nullable } from './admin-schemas.ts';
 
@@ -178,11 +179,11 @@ export async function listDeprecations(options: {
 /** `GET /admin/v1/deprecations`: see {@link listDeprecations}. */
 export function registerDeprecationListRoute(
   app: FastifyInstance,
-  options: { runtime: LifecycleRuntime; usage: UsageStore; flushUsage: () => Promise<void> },
+  { runtime, storage, recorder }: LifecycleContext,
 ): void {
   app.get('/deprecations', { schema: listDeprecationsSchema }, async () => {
     // Buffered calls first, so the counts include every call made so far.
-    await options.flushUsage();
-    return { data: await listDeprecations(options) };
+    await recorder.flush();
+    return { data: await listDeprecations({ runtime, usage: storage.usage }) };
   });
 }

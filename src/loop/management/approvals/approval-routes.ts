@@ -3,10 +3,10 @@ import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import type { ApiKeyStore, ApprovalStore, ChangeApproval } from '../../../kernel/ports/index.ts';
+import type { ChangeApproval } from '../../../kernel/ports/index.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { actorOf } from '../../host/actor.ts';
 import { instant } from '../admin/admin-schemas.ts';
 
@@ -98,19 +98,13 @@ const revokeApprovalSchema = {
   },
 };
 
-export interface ApprovalRoutesOptions {
-  approvals: ApprovalStore;
-  apiKeys: ApiKeyStore;
-  clock: Clock;
-}
-
 /**
  * `/admin/v1/approvals`: approve a breaking change by fingerprint, list approvals in force (or
  * the whole trail), revoke one. Who approved and who revoked come from the credential, never
  * from the body, so the trail says who acted.
  */
-export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRoutesOptions): void {
-  const { approvals, clock } = options;
+export function registerApprovalRoutes(app: FastifyInstance, { storage, clock }: LifecycleContext): void {
+  const { approvals, apiKeys } = storage;
   app.post('/approvals', { schema: createApprovalSchema }, async (request, reply) => {
     const body = request.body as Static<typeof createApprovalSchema.body>;
     const now = clock.now();
@@ -119,7 +113,7 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
       id: `apv_${randomBytes(8).toString('hex')}`,
       fingerprint: body.fingerprint,
       reason: body.reason,
-      approvedBy: await actorOf(request, options.apiKeys),
+      approvedBy: await actorOf(request, apiKeys),
       approvedAt: now,
       expiresAt,
       revokedAt: null,
@@ -135,7 +129,7 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
   });
   app.delete('/approvals/:id', { schema: revokeApprovalSchema }, async (request) => {
     const { id } = request.params as { id: string };
-    const revoked = await approvals.revoke({ id, at: clock.now(), by: await actorOf(request, options.apiKeys) });
+    const revoked = await approvals.revoke({ id, at: clock.now(), by: await actorOf(request, apiKeys) });
     const record = revoked ? await approvals.find(id) : undefined;
     if (!record)
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No approval in force ${id.slice(0, 40)}.` });

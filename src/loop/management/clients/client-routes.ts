@@ -2,9 +2,10 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
-import type { Clock } from '../../../core/clock/index.ts';
 import { echo, ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
+import type { Client } from '../../../kernel/ports/index.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
+import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
 import { newClientId, toClientBody, toContacts, toWebhooks } from './client-input.ts';
 import {
@@ -15,25 +16,21 @@ import {
   PageQuery,
   updateClientBody,
 } from './schemas.ts';
-import type { WebhookSettings } from '../../notices/webhook-settings.ts';
+import { webhooksSection } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
 import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
 import { badCursor } from '../admin/api-key-routes.ts';
-
-export interface ClientRoutesOptions {
-  clients: ClientStore;
-  apiKeys: ApiKeyStore;
-  webhooks: WebhookSettings;
-  clock: Clock;
-  minimumVersion: MinimumVersionOptions;
-}
 
 type CreateBody = Static<typeof CreateClientBody>;
 type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
 
 /** `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. */
-export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
-  const { clients, clock } = options;
+export function registerClientRoutes(app: FastifyInstance, context: LifecycleContext): void {
+  const { storage, clock, runtime } = context;
+  const { clients, apiKeys } = storage;
+  const webhookSettings = webhooksSection.of(context.config);
+  // Every version the API knows, oldest first: what a client's minimum version may name.
+  const versions = () => runtime.versions().map((v) => v.name);
   const notFound = (id: string) =>
     new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
   const find = async (id: string): Promise<Client> => {
@@ -67,7 +64,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       const { webhooks, created } = await toWebhooks({
         input: body.webhooks ?? [],
         current: [],
-        settings: options.webhooks,
+        settings: webhookSettings,
       });
       const now = clock.now();
       const client: Client = { id: newClientId(), name: body.name, contacts, webhooks, createdAt: now, updatedAt: now };
@@ -136,7 +133,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
         tags: ['clients'],
         params: ClientParams,
         querystring: NoQuery,
-        body: updateClientBody(options.minimumVersion.versions()),
+        body: updateClientBody(versions()),
         description:
           'A JSON Merge Patch: each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only. `minimumVersion` retires the versions before it for this client alone (its calls to them answer 410 `VERSION_RETIRED_FOR_CLIENT`); `null` clears it. The answer comes once the rule is in force on this instance.',
         response: {
@@ -154,13 +151,13 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       const minimumVersion = patchedMinimumVersion({
         input: body.minimumVersion,
         current: current.minimumVersion,
-        versions: options.minimumVersion.versions(),
+        versions: versions(),
       });
       const contacts = body.contacts
         ? toContacts({ input: body.contacts, current: current.contacts })
         : current.contacts;
       const changed = body.webhooks
-        ? await toWebhooks({ input: body.webhooks, current: current.webhooks, settings: options.webhooks })
+        ? await toWebhooks({ input: body.webhooks, current: current.webhooks, settings: webhookSettings })
         : { webhooks: current.webhooks, created: new Set<string>() };
       const { minimumVersion: _, ...rest } = current;
       const client: Client = {
@@ -173,7 +170,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       };
       if (!(await clients.update(client))) throw notFound(current.id);
       // The next request this instance decides sees the rule: the table has moved before the answer.
-      if (minimumVersion !== current.minimumVersion) await options.minimumVersion.tableMoved();
+      if (minimumVersion !== current.minimumVersion) await decisionTablesOf(context).current();
       return toClientBody(client, changed.created);
     },
   );
@@ -201,7 +198,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
     async (request, reply) => {
       const client = await find((request.params as { id: string }).id);
       // Its keys would go on acting for a client that no longer exists: revoke them first, on purpose.
-      const active = (await options.apiKeys.list()).filter((k) => k.clientId === client.id && k.revokedAt === null);
+      const active = (await apiKeys.list()).filter((k) => k.clientId === client.id && k.revokedAt === null);
       if (active.length > 0) {
         throw new VersionaryError({
           code: ErrorCode.Conflict,
@@ -238,14 +235,6 @@ async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
     const url = (item as { url?: unknown } | null)?.url;
     if (typeof url === 'string' && url.length <= 2000) webhookUrlShape({ url, pointer: `/body/webhooks/${i}/url` });
   }
-}
-
-/** What `PATCH /admin/v1/clients/{id}` needs to set a client's minimum version. */
-interface MinimumVersionOptions {
-  /** Every version the API knows, oldest first. */
-  versions: () => readonly string[];
-  /** Resolves once this instance's decision table holds the clients as stored now. */
-  tableMoved: () => Promise<unknown>;
 }
 
 /**
