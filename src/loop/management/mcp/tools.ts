@@ -11,7 +11,7 @@ import { buildServiceGuide } from '../../lifecycle/guide.ts';
 import { listDeprecations } from '../admin/deprecation-list.ts';
 
 /** Who calls a tool: an admin sees every client; anyone else only the client its key belongs to. */
-export interface ToolCaller {
+interface ToolCaller {
   admin: boolean;
   /** The client the caller's calls are counted for (the key's client, else the key's id). */
   clientId: string;
