@@ -82,7 +82,6 @@ const apiKey = Type.Object({
   revokedAt: nullable(instant('When the key was revoked.')),
 });
 
-/** `POST /admin/v1/api-keys`. */
 export const createApiKeySchema = {
   operationId: 'apiKeys.create',
   querystring: NoQuery,
@@ -128,7 +127,6 @@ export const createApiKeySchema = {
   },
 };
 
-/** `GET /admin/v1/api-keys`. */
 export const listApiKeysSchema = {
   operationId: 'apiKeys.list',
   summary: 'List API keys',
@@ -167,7 +165,6 @@ export const listApiKeysSchema = {
   },
 };
 
-/** `DELETE /admin/v1/api-keys/{id}`. */
 export const revokeApiKeySchema = {
   operationId: 'apiKeys.revoke',
   querystring: NoQuery,
@@ -211,7 +208,6 @@ const versionParams = Type.Object({
 });
 const noVersion = problem('No version with this name');
 
-/** `GET /admin/v1/versions`. */
 export const listVersionsSchema = {
   operationId: 'versions.list',
   querystring: NoQuery,
@@ -226,7 +222,6 @@ export const listVersionsSchema = {
   },
 };
 
-/** `GET /admin/v1/versions/{name}`. */
 export const getVersionSchema = {
   operationId: 'versions.get',
   querystring: NoQuery,
@@ -236,7 +231,6 @@ export const getVersionSchema = {
   response: { 200: versionDetail, 400: problem('An unknown query parameter'), 404: noVersion },
 };
 
-/** `PUT /admin/v1/versions/{name}/deprecation`. */
 export const scheduleDeprecationSchema = {
   operationId: 'versions.scheduleDeprecation',
   querystring: NoQuery,
@@ -281,7 +275,6 @@ export const scheduleDeprecationSchema = {
   },
 };
 
-/** `GET /admin/v1/versions/{name}/calls`. */
 export const listCallsSchema = {
   operationId: 'versions.listCalls',
   summary: 'List recorded calls to a deprecated version',
@@ -324,7 +317,6 @@ export const listCallsSchema = {
   },
 };
 
-/** `POST /admin/v1/deprecations`. */
 export const deprecateEndpointSchema = {
   operationId: 'deprecations.create',
   querystring: NoQuery,

@@ -50,7 +50,6 @@ const deprecation = Type.Object(
   { description: 'One deprecated version, endpoint, field or query parameter, with its usage' },
 );
 
-/** `GET /admin/v1/deprecations`. */
 const listDeprecationsSchema = {
   operationId: 'deprecations.list',
   querystring: NoQuery,

@@ -35,7 +35,6 @@ const approval = (description: string) => Type.Object(approvalProperties, { desc
 
 const tags = ['approvals'];
 
-/** `POST /admin/v1/approvals`. */
 const createApprovalSchema = {
   operationId: 'approvals.create',
   summary: 'Approve a breaking change',
@@ -61,7 +60,6 @@ const createApprovalSchema = {
   },
 };
 
-/** `GET /admin/v1/approvals`. */
 const listApprovalsSchema = {
   operationId: 'approvals.list',
   summary: 'List approvals',
@@ -83,7 +81,6 @@ const listApprovalsSchema = {
   },
 };
 
-/** `DELETE /admin/v1/approvals/{id}`. */
 const revokeApprovalSchema = {
   operationId: 'approvals.revoke',
   summary: 'Revoke an approval',
@@ -151,14 +148,5 @@ function futureInstant(text: string, now: number): number {
 
 function toBody(a: ChangeApproval) {
   const iso = (v: number | null) => (v === null ? null : formatIsoInstant(v));
-  return {
-    id: a.id,
-    fingerprint: a.fingerprint,
-    reason: a.reason,
-    approvedBy: a.approvedBy,
-    approvedAt: formatIsoInstant(a.approvedAt),
-    expiresAt: iso(a.expiresAt),
-    revokedAt: iso(a.revokedAt),
-    revokedBy: a.revokedBy,
-  };
+  return { ...a, approvedAt: formatIsoInstant(a.approvedAt), expiresAt: iso(a.expiresAt), revokedAt: iso(a.revokedAt) };
 }

@@ -37,7 +37,6 @@ const WebhookInput = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-/** `POST /admin/v1/clients`. */
 export const CreateClientBody = Type.Object(
   {
     name: clientName,
