@@ -240,39 +240,29 @@ const tools = [
       const names = new Map(
         (await context.storage.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]),
       );
-      const perClient = new Map<
-        string,
-        { calls: number; firstSeen: number; lastSeen: number; endpoints: Map<string, number> }
-      >();
+      // One entry per client and version, from its first row: the calls summed, the endpoints counted.
+      const perClient = new Map<string, (typeof rows)[number] & { endpoints: Map<string, number> }>();
       for (const r of rows) {
         const key = `${r.clientId}\u0000${r.version}`;
-        const c = perClient.get(key) ?? {
-          calls: 0,
-          firstSeen: r.firstSeen,
-          lastSeen: r.lastSeen,
-          endpoints: new Map(),
-        };
+        const c = perClient.get(key) ?? { ...r, calls: 0, endpoints: new Map() };
         c.calls += r.calls;
         c.firstSeen = Math.min(c.firstSeen, r.firstSeen);
         c.lastSeen = Math.max(c.lastSeen, r.lastSeen);
         c.endpoints.set(r.endpoint, (c.endpoints.get(r.endpoint) ?? 0) + r.calls);
         perClient.set(key, c);
       }
-      const clients = [...perClient]
-        .map(([key, c]) => {
-          const [clientId, version] = key.split('\u0000') as [string, string];
-          return {
-            clientId,
-            clientName: names.get(clientId) ?? null,
-            version,
-            calls: c.calls,
-            firstSeen: formatIsoInstant(c.firstSeen),
-            lastSeen: formatIsoInstant(c.lastSeen),
-            endpoints: [...c.endpoints]
-              .map(([endpoint, calls]) => ({ endpoint, calls }))
-              .sort((a, b) => b.calls - a.calls),
-          };
-        })
+      const clients = [...perClient.values()]
+        .map((c) => ({
+          clientId: c.clientId,
+          clientName: names.get(c.clientId) ?? null,
+          version: c.version,
+          calls: c.calls,
+          firstSeen: formatIsoInstant(c.firstSeen),
+          lastSeen: formatIsoInstant(c.lastSeen),
+          endpoints: [...c.endpoints]
+            .map(([endpoint, calls]) => ({ endpoint, calls }))
+            .sort((a, b) => b.calls - a.calls),
+        }))
         .sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
       // Element calls are kept as all-time totals: the window applies to version calls only.
       const window =
