@@ -9,7 +9,7 @@ import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
 import type { FastifyInstance } from 'fastify';
 import type { DecisionTables } from '../../lifecycle/decision-table/tables.ts';
-import { problem } from '../../host/admin-route-schemas.ts';
+import { adminRoute } from './admin-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
@@ -49,9 +49,8 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
   },
 };
 
-const decisionTableSchema = {
+const decisionTableSchema = adminRoute({
   operationId: 'decisionTable.get',
-  querystring: { type: 'object', properties: {}, additionalProperties: false },
   summary: 'The decision table every data plane enforces',
   tags: ['documents'],
   description:
@@ -69,9 +68,8 @@ const decisionTableSchema = {
       required: ['format', 'generation', 'compiledAt'],
       additionalProperties: true,
     },
-    400: problem('An unknown query parameter'),
   },
-};
+});
 
 /** Serve the decision table to admin keys, with its generation as the `ETag`. */
 function registerDecisionTableRoute(app: FastifyInstance, options: { tables: DecisionTables }): void {

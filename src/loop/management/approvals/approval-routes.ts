@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
+import { instantInput, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -8,7 +8,7 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ChangeApproval } from '../../../kernel/ports/index.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { actorOf } from '../../host/actor.ts';
-import { instant } from '../admin/admin-schemas.ts';
+import { adminRoute, instant } from '../admin/admin-schemas.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',
@@ -35,13 +35,12 @@ const approval = (description: string) => Type.Object(approvalProperties, { desc
 
 const tags = ['approvals'];
 
-const createApprovalSchema = {
+const createApprovalSchema = adminRoute({
   operationId: 'approvals.create',
   summary: 'Approve a breaking change',
   tags,
   description:
     'Accept the change with this fingerprint: `versionary diff --server` then reports it Approved, with who approved it and why, instead of Broken.',
-  querystring: NoQuery,
   body: Type.Object(
     {
       fingerprint,
@@ -56,11 +55,11 @@ const createApprovalSchema = {
   responseHeaders: { 201: ['Location'] },
   response: {
     201: approval('Approved; `Location` names the approval.'),
-    ...problems({ 400: 'The body is invalid, or expiresAt is not in the future' }),
+    400: 'The body is invalid, or expiresAt is not in the future',
   },
-};
+});
 
-const listApprovalsSchema = {
+const listApprovalsSchema = adminRoute({
   operationId: 'approvals.list',
   summary: 'List approvals',
   tags,
@@ -77,23 +76,22 @@ const listApprovalsSchema = {
       { data: Type.Array(approval('An approval of a breaking change'), { maxItems: 100_000 }) },
       { description: 'Approvals, oldest first' },
     ),
-    ...problems({ 400: 'An invalid query parameter' }),
+    400: 'An invalid query parameter',
   },
-};
+});
 
-const revokeApprovalSchema = {
+const revokeApprovalSchema = adminRoute({
   operationId: 'approvals.revoke',
   summary: 'Revoke an approval',
   tags,
   description:
     'Withdraw an approval: the change counts as Broken again where it hurts a client. The record stays, with who revoked it and when.',
-  querystring: NoQuery,
   params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The approval id (apv_…).' }) }),
   response: {
     200: approval('Revoked; the record as it now stands.'),
-    ...problems({ 400: 'An unknown query parameter', 404: 'No approval in force with this id' }),
+    404: 'No approval in force with this id',
   },
-};
+});
 
 /**
  * `/admin/v1/approvals`: approve a breaking change by fingerprint, list approvals in force (or

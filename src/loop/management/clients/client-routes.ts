@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
@@ -18,8 +18,10 @@ import {
 } from './schemas.ts';
 import { webhooksSection } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
-import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
 import { badCursor } from '../admin/api-key-routes.ts';
+import { adminRoute } from '../admin/admin-schemas.ts';
+
+const noClient = 'No client with this id';
 
 type CreateBody = Static<typeof CreateClientBody>;
 type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
@@ -43,20 +45,19 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
     '/clients',
     {
       config: webhookUrlSteps,
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.create',
         summary: 'Create a client',
         tags: ['clients'],
-        querystring: NoQuery,
         description:
           "Register a consumer of the API with its contacts and webhooks. Each new webhook's signing secret is in this response only.",
         body: CreateClientBody,
         responseHeaders: { 201: ['Location'] },
         response: {
           201: { ...ClientSchema, description: 'Created; `Location` names the client.' },
-          ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed' }),
+          400: 'The body is invalid, or a webhook URL is not allowed',
         },
-      },
+      }),
     },
     async (request, reply) => {
       const body = request.body as CreateBody;
@@ -76,14 +77,14 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
   app.get(
     '/clients',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.list',
         summary: 'List clients',
         tags: ['clients'],
         querystring: PageQuery,
         description: 'Every client, oldest first, a page at a time; webhook secrets are never shown.',
-        response: { 200: ClientListSchema, ...problems({ 400: 'An invalid query parameter or cursor' }) },
-      },
+        response: { 200: ClientListSchema, 400: 'An invalid query parameter or cursor' },
+      }),
       // `limit` is read from canonical decimal digits into a number before validation, as on every list.
       config: queryIntegerSteps(PageQuery as unknown as Record<string, unknown>),
     },
@@ -107,18 +108,14 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
   app.get(
     '/clients/:id',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.get',
         summary: 'Show a client',
         tags: ['clients'],
         params: ClientParams,
-        querystring: NoQuery,
         description: 'One client with its contacts and webhooks, without secrets.',
-        response: {
-          200: ClientSchema,
-          ...problems({ 400: 'An unknown query parameter', 404: 'No client with this id' }),
-        },
-      },
+        response: { 200: ClientSchema, 404: noClient },
+      }),
     },
     async (request) => toClientBody(await find((request.params as { id: string }).id)),
   );
@@ -127,23 +124,20 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
     '/clients/:id',
     {
       config: webhookUrlSteps,
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.update',
         summary: 'Change a client',
         tags: ['clients'],
         params: ClientParams,
-        querystring: NoQuery,
         body: updateClientBody(versions()),
         description:
           'A JSON Merge Patch: each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only. `minimumVersion` retires the versions before it for this client alone (its calls to them answer 410 `VERSION_RETIRED_FOR_CLIENT`); `null` clears it. The answer comes once the rule is in force on this instance.',
         response: {
           200: ClientSchema,
-          ...problems({
-            400: 'The body is invalid, a webhook URL is not allowed, or `minimumVersion` names no version of the API',
-            404: 'No client with this id',
-          }),
+          400: 'The body is invalid, a webhook URL is not allowed, or `minimumVersion` names no version of the API',
+          404: noClient,
         },
-      },
+      }),
     },
     async (request) => {
       const current = await find((request.params as { id: string }).id);
@@ -178,22 +172,18 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
   app.delete(
     '/clients/:id',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.delete',
         summary: 'Delete a client',
         tags: ['clients'],
         params: ClientParams,
-        querystring: NoQuery,
         description: 'Delete a client once none of its API keys is active.',
         response: {
-          204: { type: 'null', description: 'Deleted.' },
-          ...problems({
-            400: 'An unknown query parameter',
-            404: 'No client with this id',
-            409: 'The client still has active API keys; revoke them first',
-          }),
+          204: Type.Null({ description: 'Deleted.' }),
+          404: noClient,
+          409: 'The client still has active API keys; revoke them first',
         },
-      },
+      }),
     },
     async (request, reply) => {
       const client = await find((request.params as { id: string }).id);
