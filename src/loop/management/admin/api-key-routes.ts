@@ -36,14 +36,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, { storage, clock, con
     // A page of 100 by default: the list was unpaginated, and deployments rarely hold more keys.
     const { limit } = parsePage({ limit: query.limit ?? 100 });
     const all = await apiKeys.list();
-    const after = query.cursor === undefined ? 0 : all.findIndex((k) => k.id === decodeCursor(query.cursor!)) + 1;
+    const after = query.cursor === undefined ? 0 : all.findIndex((k) => k.id === keyCursor.decode(query.cursor!)) + 1;
     if (after === 0 && query.cursor !== undefined) throw badCursor();
     const page = all.slice(after, after + limit);
     const last = page.at(-1);
     const more = last !== undefined && after + limit < all.length;
     return {
       data: page.map(toPublic),
-      meta: { limit, nextCursor: more ? Buffer.from(`key:${last.id}`).toString('base64url') : null },
+      meta: { limit, nextCursor: more ? keyCursor.encode(last.id) : null },
     };
   });
   app.delete('/api-keys/:id', { schema: revokeApiKeySchema }, async (request, reply) => {
@@ -74,21 +74,26 @@ export function registerApiKeyRoutes(app: FastifyInstance, { storage, clock, con
   }
 }
 
-// The cursor names the last key of the page; keys are never deleted, only revoked, so it stays valid.
-function decodeCursor(cursor: string): string {
-  const match = /^key:(key_[0-9a-f]{16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw badCursor();
-  return match[1]!;
-}
-
-/** A list's `cursor` that this API did not issue: 400. */
-export function badCursor(): VersionaryError {
-  return new VersionaryError({
+const badCursor = () =>
+  new VersionaryError({
     code: ErrorCode.ValidationFailed,
     detail: 'cursor is not one this API issued; use meta.nextCursor.',
     errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
   });
-}
+
+/** A list's cursor: its tag and the page's last key, in base64url; one this API did not issue is a 400. */
+export const pageCursor = (tag: string, key: RegExp) => ({
+  encode: (last: string) => Buffer.from(`${tag}:${last}`).toString('base64url'),
+  decode(cursor: string): string {
+    const text = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+    const match = new RegExp(`^${tag}:(${key.source})$`).exec(text);
+    if (!match) throw badCursor();
+    return match[1]!;
+  },
+});
+
+// The cursor names the last key of the page; keys are never deleted, only revoked, so it stays valid.
+const keyCursor = pageCursor('key', /key_[0-9a-f]{16}/);
 
 function toPublic(r: ApiKeyRecord) {
   return {

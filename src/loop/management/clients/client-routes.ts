@@ -18,7 +18,7 @@ import {
 } from './schemas.ts';
 import { webhooksSection } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
-import { badCursor } from '../admin/api-key-routes.ts';
+import { pageCursor } from '../admin/api-key-routes.ts';
 import { adminRoute } from '../admin/admin-schemas.ts';
 
 const noClient = 'No client with this id';
@@ -93,13 +93,13 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
       const { limit } = parsePage({ limit: query.limit });
       const page = await clients.list({
         limit,
-        ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor) } : {}),
+        ...(query.cursor !== undefined ? { after: clientCursor.decode(query.cursor) } : {}),
       });
       return {
         data: page.items.map((c) => toClientBody(c)),
         meta: {
           limit,
-          nextCursor: page.nextAfter === null ? null : Buffer.from(`cl:${page.nextAfter}`).toString('base64url'),
+          nextCursor: page.nextAfter === null ? null : clientCursor.encode(page.nextAfter),
         },
       };
     },
@@ -204,12 +204,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
   );
 }
 
-function decodeCursor(cursor: string): string {
-  const text = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^cl:([0-9]{1,15}:.{1,100})$/.exec(text);
-  if (!match) throw badCursor();
-  return match[1]!;
-}
+const clientCursor = pageCursor('cl', /[0-9]{1,15}:.{1,100}/);
 
 // Webhook URLs are documented as `format: uri`; check their shape before the schema does, so a
 // refused URL gets its reason (scheme, credentials, not absolute) rather than the format's name.
