@@ -71,16 +71,9 @@ export function registerVersionAdminRoutes(app: FastifyInstance, context: Lifecy
     assertNotRemoved(runtime, name);
     const body = request.body as Static<typeof scheduleDeprecationSchema.body>;
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
-    const input = {
-      version: name,
-      versions: runtime.versions(),
-      clock,
-      audience,
-      ...(body.noticeMonths !== undefined ? { noticeMonths: body.noticeMonths } : {}),
-      ...(body.deprecatedAt ? { deprecatedAt: body.deprecatedAt } : {}),
-      ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
-      ...(body.reason ? { reason: body.reason } : {}),
-    };
+    // The timing as given (noticeMonths, deprecatedAt, sunsetAt, reason): the rest is the store's alone.
+    const { migrationUrl: _url, extendedAccessUntil: _cap, closedToNewClientsAt: _closed, ...timing } = body;
+    const input = { version: name, versions: runtime.versions(), clock, audience, ...timing };
     const current = runtime.scheduleOf(name);
     const schedule = current ? nextSchedule({ body, input, current }) : scheduleDeprecation(input).schedule;
     // Fields the body leaves out keep their values; the cap and the closing are checked against the new dates.
