@@ -7,8 +7,6 @@ import { startRawRetention } from '../../usage/raw-retention.ts';
 import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
-import type { FastifyInstance } from 'fastify';
-import type { DecisionTables } from '../../lifecycle/decision-table/tables.ts';
 import { adminRoute } from './admin-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
@@ -42,7 +40,14 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           ...(decisionNotices ? { decisionNotices } : {}),
         });
         registerDeprecationListRoute(admin, context);
-        registerDecisionTableRoute(admin, { tables: decisionTablesOf(context) });
+        // The decision table, to admin keys, with its generation as the `ETag`.
+        const tables = decisionTablesOf(context);
+        admin.get('/decision-table', { schema: decisionTableSchema }, async (_request, reply) => {
+          const table = await tables.current();
+          // The caching step answers 304 on a matching If-None-Match, and keeps this tag.
+          reply.header('etag', `"${table.generation}"`);
+          return table;
+        });
       },
       { prefix: '/admin/v1' },
     );
@@ -70,13 +75,3 @@ const decisionTableSchema = adminRoute({
     },
   },
 });
-
-/** Serve the decision table to admin keys, with its generation as the `ETag`. */
-function registerDecisionTableRoute(app: FastifyInstance, options: { tables: DecisionTables }): void {
-  app.get('/decision-table', { schema: decisionTableSchema }, async (_request, reply) => {
-    const table = await options.tables.current();
-    // The caching step answers 304 on a matching If-None-Match, and keeps this tag.
-    reply.header('etag', `"${table.generation}"`);
-    return table;
-  });
-}
