@@ -56,6 +56,8 @@ const migrationUrlInput = (description: string) =>
     pattern: migrationUrlPattern,
     description,
   });
+const cursor = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description }));
 const pageMeta = Type.Object({
   limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
   nextCursor: nullable(
@@ -157,13 +159,7 @@ export const listApiKeysSchema = adminRoute({
           description: 'Page size, 1 to 100 (default 100).',
         }),
       ),
-      cursor: Type.Optional(
-        Type.String({
-          pattern: '^[A-Za-z0-9_-]+$',
-          maxLength: 200,
-          description: 'meta.nextCursor of the previous page.',
-        }),
-      ),
+      cursor: cursor('meta.nextCursor of the previous page.'),
     },
     { additionalProperties: false },
   ),
@@ -295,9 +291,7 @@ export const listCallsSchema = adminRoute({
     {
       clientId: Type.Optional(Type.String({ maxLength: 200, description: "Only this client's calls." })),
       limit: pageLimit,
-      cursor: Type.Optional(
-        Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'From `meta.nextCursor`.' }),
-      ),
+      cursor: cursor('From `meta.nextCursor`.'),
     },
     { additionalProperties: false },
   ),
