@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import { bool, optionsValidator } from '../host/option-schemas.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 
-/** The management part's options. */
 const managementOptionsSchema = Type.Object({ mcp: Type.Optional(bool()) }, { additionalProperties: false });
 
 /**

@@ -10,6 +10,21 @@ import { instantInput, NoQuery, problem } from '../../host/admin-route-schemas.t
  * the statuses answered in front of the handlers (401, 403, 429, 500, 503) are added by the
  * document generator. `responseHeaders` names the headers a handler sets, by status.
  */
+/**
+ * An admin route's schema, a problem for each response given as its description. Without a
+ * `querystring` of its own a route takes no query parameter: an unknown one is a 400.
+ */
+export function adminRoute<S extends { response: Record<number, object | string> }>(schema: S) {
+  const response = { 400: 'An unknown query parameter', ...schema.response };
+  return {
+    querystring: NoQuery,
+    ...schema,
+    response: Object.fromEntries(
+      Object.entries(response).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
+    ) as Record<number, TSchema>,
+  };
+}
+
 /** `?limit=` of a paged admin list: one shape for every list. */
 export const pageLimit = Type.Optional(
   Type.Integer({
@@ -41,6 +56,8 @@ const migrationUrlInput = (description: string) =>
     pattern: migrationUrlPattern,
     description,
   });
+const cursor = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description }));
 const pageMeta = Type.Object({
   limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
   nextCursor: nullable(
@@ -82,10 +99,8 @@ const apiKey = Type.Object({
   revokedAt: nullable(instant('When the key was revoked.')),
 });
 
-/** `POST /admin/v1/api-keys`. */
-export const createApiKeySchema = {
+export const createApiKeySchema = adminRoute({
   operationId: 'apiKeys.create',
-  querystring: NoQuery,
   summary: 'Create an API key',
   tags: ['api-keys'],
   description: 'Create a key with roles. The secret is in this response only; store it.',
@@ -123,13 +138,12 @@ export const createApiKeySchema = {
       },
       { description: 'Created; `Location` names the key.' },
     ),
-    400: problem('The body is invalid'),
-    404: problem('No client with this clientId'),
+    400: 'The body is invalid',
+    404: 'No client with this clientId',
   },
-};
+});
 
-/** `GET /admin/v1/api-keys`. */
-export const listApiKeysSchema = {
+export const listApiKeysSchema = adminRoute({
   operationId: 'apiKeys.list',
   summary: 'List API keys',
   tags: ['api-keys'],
@@ -145,13 +159,7 @@ export const listApiKeysSchema = {
           description: 'Page size, 1 to 100 (default 100).',
         }),
       ),
-      cursor: Type.Optional(
-        Type.String({
-          pattern: '^[A-Za-z0-9_-]+$',
-          maxLength: 200,
-          description: 'meta.nextCursor of the previous page.',
-        }),
-      ),
+      cursor: cursor('meta.nextCursor of the previous page.'),
     },
     { additionalProperties: false },
   ),
@@ -163,25 +171,22 @@ export const listApiKeysSchema = {
       },
       { description: 'A page of keys, oldest first' },
     ),
-    400: problem('An invalid query parameter'),
+    400: 'An invalid query parameter',
   },
-};
+});
 
-/** `DELETE /admin/v1/api-keys/{id}`. */
-export const revokeApiKeySchema = {
+export const revokeApiKeySchema = adminRoute({
   operationId: 'apiKeys.revoke',
-  querystring: NoQuery,
   summary: 'Revoke an API key',
   tags: ['api-keys'],
   description: 'Revoke a key at once: requests with it then answer 401.',
   params: Type.Object({ id: Type.String({ maxLength: 200, description: 'The key id (`key_...`).' }) }),
   response: {
     204: Type.Null({ description: 'Revoked' }),
-    400: problem('An unknown query parameter'),
-    404: problem('No active key with this id'),
-    409: problem('The last active admin key, while no VERSIONARY_ADMIN_KEY is set'),
+    404: 'No active key with this id',
+    409: 'The last active admin key, while no VERSIONARY_ADMIN_KEY is set',
   },
-};
+});
 
 const usage = Type.Object({
   calls: count('Calls recorded to this deprecated version.'),
@@ -209,12 +214,10 @@ const versionDetail = Type.Object(
 const versionParams = Type.Object({
   name: Type.String({ maxLength: 40, description: 'The version name, for example `v1`.' }),
 });
-const noVersion = problem('No version with this name');
+const noVersion = 'No version with this name';
 
-/** `GET /admin/v1/versions`. */
-export const listVersionsSchema = {
+export const listVersionsSchema = adminRoute({
   operationId: 'versions.list',
-  querystring: NoQuery,
   summary: 'List versions with their lifecycle and usage',
   tags: ['versions'],
   response: {
@@ -222,24 +225,19 @@ export const listVersionsSchema = {
       { data: Type.Array(versionDetail, { maxItems: 1000 }) },
       { description: 'Every version, oldest first' },
     ),
-    400: problem('An unknown query parameter'),
   },
-};
+});
 
-/** `GET /admin/v1/versions/{name}`. */
-export const getVersionSchema = {
+export const getVersionSchema = adminRoute({
   operationId: 'versions.get',
-  querystring: NoQuery,
   summary: 'Get a version with its lifecycle and usage',
   tags: ['versions'],
   params: versionParams,
-  response: { 200: versionDetail, 400: problem('An unknown query parameter'), 404: noVersion },
-};
+  response: { 200: versionDetail, 404: noVersion },
+});
 
-/** `PUT /admin/v1/versions/{name}/deprecation`. */
-export const scheduleDeprecationSchema = {
+export const scheduleDeprecationSchema = adminRoute({
   operationId: 'versions.scheduleDeprecation',
-  querystring: NoQuery,
   summary: 'Deprecate a version, or reschedule its deprecation',
   tags: ['versions'],
   description:
@@ -275,14 +273,13 @@ export const scheduleDeprecationSchema = {
   ),
   response: {
     200: versionDetail,
-    400: problem('The body is invalid, or the schedule breaks the lifecycle policy'),
+    400: 'The body is invalid, or the schedule breaks the lifecycle policy',
     404: noVersion,
-    409: problem('The version has no replacement to migrate to'),
+    409: 'The version has no replacement to migrate to',
   },
-};
+});
 
-/** `GET /admin/v1/versions/{name}/calls`. */
-export const listCallsSchema = {
+export const listCallsSchema = adminRoute({
   operationId: 'versions.listCalls',
   summary: 'List recorded calls to a deprecated version',
   description:
@@ -294,9 +291,7 @@ export const listCallsSchema = {
     {
       clientId: Type.Optional(Type.String({ maxLength: 200, description: "Only this client's calls." })),
       limit: pageLimit,
-      cursor: Type.Optional(
-        Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'From `meta.nextCursor`.' }),
-      ),
+      cursor: cursor('From `meta.nextCursor`.'),
     },
     { additionalProperties: false },
   ),
@@ -319,15 +314,13 @@ export const listCallsSchema = {
       },
       { description: 'A page of calls, oldest first' },
     ),
-    400: problem('An invalid query parameter'),
+    400: 'An invalid query parameter',
     404: noVersion,
   },
-};
+});
 
-/** `POST /admin/v1/deprecations`. */
-export const deprecateEndpointSchema = {
+export const deprecateEndpointSchema = adminRoute({
   operationId: 'deprecations.create',
-  querystring: NoQuery,
   summary: 'Deprecate one endpoint of a version',
   tags: ['deprecations'],
   description:
@@ -365,7 +358,7 @@ export const deprecateEndpointSchema = {
       },
       { description: 'Deprecated' },
     ),
-    400: problem('The body is invalid, or the schedule breaks the lifecycle policy'),
-    404: problem('The version has no such endpoint'),
+    400: 'The body is invalid, or the schedule breaks the lifecycle policy',
+    404: 'The version has no such endpoint',
   },
-};
+});

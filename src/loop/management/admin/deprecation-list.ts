@@ -2,10 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { replacementName, type DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
-import { NoQuery, problem } from '../../host/admin-route-schemas.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
-import { count, deprecationDates, instant, nullable } from './admin-schemas.ts';
+import { adminRoute, count, deprecationDates, instant, nullable } from './admin-schemas.ts';
 
 const deprecation = Type.Object(
   {
@@ -49,10 +49,8 @@ const deprecation = Type.Object(
   { description: 'One deprecated version, endpoint, field or query parameter, with its usage' },
 );
 
-/** `GET /admin/v1/deprecations`. */
-const listDeprecationsSchema = {
+const listDeprecationsSchema = adminRoute({
   operationId: 'deprecations.list',
-  querystring: NoQuery,
   summary: 'List everything deprecated, with its usage',
   tags: ['deprecations'],
   description:
@@ -62,9 +60,8 @@ const listDeprecationsSchema = {
       { data: Type.Array(deprecation, { maxItems: 10_000 }) },
       { description: 'Versions (oldest first), then endpoints, then fields and parameters as configured' },
     ),
-    400: problem('An unknown query parameter'),
   },
-};
+});
 
 /**
  * A deprecation's dates as the management API shows them: ISO 8601 instants, the two optional
@@ -178,11 +175,11 @@ export async function listDeprecations(options: {
 /** `GET /admin/v1/deprecations`: see {@link listDeprecations}. */
 export function registerDeprecationListRoute(
   app: FastifyInstance,
-  options: { runtime: LifecycleRuntime; usage: UsageStore; flushUsage: () => Promise<void> },
+  { runtime, storage, recorder }: LifecycleContext,
 ): void {
   app.get('/deprecations', { schema: listDeprecationsSchema }, async () => {
     // Buffered calls first, so the counts include every call made so far.
-    await options.flushUsage();
-    return { data: await listDeprecations(options) };
+    await recorder.flush();
+    return { data: await listDeprecations({ runtime, usage: storage.usage }) };
   });
 }

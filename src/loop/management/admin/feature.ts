@@ -7,48 +7,31 @@ import { startRawRetention } from '../../usage/raw-retention.ts';
 import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
-import type { FastifyInstance } from 'fastify';
-import type { DecisionTables } from '../../lifecycle/decision-table/context-tables.ts';
-import { problem } from '../../host/admin-route-schemas.ts';
+import { adminRoute } from './admin-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
-import { lifecycleSection } from '../../lifecycle/settings.ts';
 import { usageSection } from '../../usage/settings.ts';
-import { webhooksSection } from '../../notices/webhook-settings.ts';
 
 /** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
 export const adminFeature: ServiceFeature<LifecycleContext> = {
   name: 'admin',
   async install(context) {
-    const { app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices } = context;
-    const [settings, retention, webhooks] = [
-      lifecycleSection.of(config),
-      usageSection.of(config),
-      webhooksSection.of(config),
-    ];
+    const { app, storage, clock, config, runtime, recorder, operations, api, decisionNotices } = context;
+    const retention = usageSection.of(config);
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-        const { apiKeys, clients, lifecycle, usage } = storage;
+        const { apiKeys, clients, usage } = storage;
+        registerApiKeyRoutes(admin, context);
+        registerClientRoutes(admin, context);
         const flushUsage = () => recorder.flush();
-        registerApiKeyRoutes(admin, { apiKeys, clients, clock, envAdminKey: config.adminKey !== undefined });
-        registerClientRoutes(admin, {
-          clients,
-          apiKeys,
-          webhooks,
-          clock,
-          minimumVersion: {
-            versions: () => runtime.versions().map((v) => v.name),
-            tableMoved: () => decisionTablesOf(context).current(),
-          },
-        });
         const flushOperations = async () => operations?.flush();
         registerUsageRoutes(admin, { usage, clients, apiKeys, clock, flushUsage, prefix: api.prefix, flushOperations });
         // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
         admin.addHook('onClose', startRawRetention({ ...retention, store: usage, clock, log: admin.log }));
-        registerVersionAdminRoutes(admin, { lifecycle, usage, runtime, settings, clock, bundle, flushUsage });
-        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys, clock });
+        registerVersionAdminRoutes(admin, context);
+        registerApprovalRoutes(admin, context);
         registerExtendedAccessRoutes(admin, { storage, runtime, clock });
         registerExtendedAccessRequestRoutes(admin, {
           storage,
@@ -56,17 +39,23 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           clock,
           ...(decisionNotices ? { decisionNotices } : {}),
         });
-        registerDeprecationListRoute(admin, { runtime, usage, flushUsage });
-        registerDecisionTableRoute(admin, { tables: decisionTablesOf(context) });
+        registerDeprecationListRoute(admin, context);
+        // The decision table, to admin keys, with its generation as the `ETag`.
+        const tables = decisionTablesOf(context);
+        admin.get('/decision-table', { schema: decisionTableSchema }, async (_request, reply) => {
+          const table = await tables.current();
+          // The caching step answers 304 on a matching If-None-Match, and keeps this tag.
+          reply.header('etag', `"${table.generation}"`);
+          return table;
+        });
       },
       { prefix: '/admin/v1' },
     );
   },
 };
 
-const decisionTableSchema = {
+const decisionTableSchema = adminRoute({
   operationId: 'decisionTable.get',
-  querystring: { type: 'object', properties: {}, additionalProperties: false },
   summary: 'The decision table every data plane enforces',
   tags: ['documents'],
   description:
@@ -84,16 +73,5 @@ const decisionTableSchema = {
       required: ['format', 'generation', 'compiledAt'],
       additionalProperties: true,
     },
-    400: problem('An unknown query parameter'),
   },
-};
-
-/** Serve the decision table to admin keys, with its generation as the `ETag`. */
-function registerDecisionTableRoute(app: FastifyInstance, options: { tables: DecisionTables }): void {
-  app.get('/decision-table', { schema: decisionTableSchema }, async (_request, reply) => {
-    const table = await options.tables.current();
-    // The caching step answers 304 on a matching If-None-Match, and keeps this tag.
-    reply.header('etag', `"${table.generation}"`);
-    return table;
-  });
-}
+});

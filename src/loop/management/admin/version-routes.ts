@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import {
   checkNoticePeriod,
@@ -12,11 +11,11 @@ import {
   type DeprecationSchedule,
 } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import type { VersionBundle } from '../../../core/versions/index.ts';
 import { isoDeprecationDates } from './deprecation-list.ts';
-import type { LifecycleStore, StoredSchedule, UsageStore } from '../../../kernel/ports/index.ts';
+import type { StoredSchedule } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import type { LifecycleSettings } from '../../lifecycle/settings.ts';
+import { lifecycleSection } from '../../lifecycle/settings.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
@@ -28,24 +27,15 @@ import {
   scheduleDeprecationSchema,
 } from './admin-schemas.ts';
 
-interface VersionAdminOptions {
-  bundle: VersionBundle;
-  runtime: LifecycleRuntime;
-  lifecycle: LifecycleStore;
-  usage: UsageStore;
-  settings: LifecycleSettings;
-  clock: Clock;
-  /** Flushes buffered usage so summaries include every call made so far. */
-  flushUsage: () => Promise<void>;
-}
-
 /**
  * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
  * deprecations (`POST /admin/v1/deprecations`, one endpoint of a version while the rest stays
  * active). Schedules are written to the store and applied to this instance at once.
  */
-export function registerVersionAdminRoutes(app: FastifyInstance, options: VersionAdminOptions): void {
-  const { runtime, lifecycle, usage, clock } = options;
+export function registerVersionAdminRoutes(app: FastifyInstance, context: LifecycleContext): void {
+  const { runtime, clock, bundle, recorder } = context;
+  const { lifecycle, usage } = context.storage;
+  const { audience } = lifecycleSection.of(context.config);
   const find = (name: string) => {
     const version = runtime.versions().find((v) => v.name === name);
     if (!version)
@@ -66,12 +56,12 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
   };
 
   app.get('/versions', { schema: listVersionsSchema }, async () => {
-    await options.flushUsage();
+    await recorder.flush();
     return { data: await Promise.all(runtime.versions().map((v) => detail(v.name))) };
   });
   app.get('/versions/:name', { schema: getVersionSchema }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
-    await options.flushUsage();
+    await recorder.flush();
     return detail(name);
   });
 
@@ -81,16 +71,9 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     assertNotRemoved(runtime, name);
     const body = request.body as Static<typeof scheduleDeprecationSchema.body>;
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
-    const input = {
-      version: name,
-      versions: runtime.versions(),
-      clock,
-      audience: options.settings.audience,
-      ...(body.noticeMonths !== undefined ? { noticeMonths: body.noticeMonths } : {}),
-      ...(body.deprecatedAt ? { deprecatedAt: body.deprecatedAt } : {}),
-      ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
-      ...(body.reason ? { reason: body.reason } : {}),
-    };
+    // The timing as given (noticeMonths, deprecatedAt, sunsetAt, reason): the rest is the store's alone.
+    const { migrationUrl: _url, extendedAccessUntil: _cap, closedToNewClientsAt: _closed, ...timing } = body;
+    const input = { version: name, versions: runtime.versions(), clock, audience, ...timing };
     const current = runtime.scheduleOf(name);
     const schedule = current ? nextSchedule({ body, input, current }) : scheduleDeprecation(input).schedule;
     // Fields the body leaves out keep their values; the cap and the closing are checked against the new dates.
@@ -101,7 +84,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       ...dates,
     });
     await runtime.refresh();
-    await options.flushUsage();
+    await recorder.flush();
     return detail(name);
   });
 
@@ -112,7 +95,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       const name = find((request.params as { name: string }).name).name;
       const query = request.query as Record<string, string | undefined>;
       const page = parsePage(query);
-      await options.flushUsage();
+      await recorder.flush();
       const result = await usage.list({
         version: name,
         limit: page.limit,
@@ -135,7 +118,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     const input = request.body as Static<typeof deprecateEndpointSchema.body>;
     const method = input.method.toUpperCase();
     assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
-    const version = options.bundle.get(input.version);
+    const version = bundle.get(input.version);
     if (runtime.versions().some((v) => v.name === input.version)) assertNotRemoved(runtime, input.version);
     if (!version || !version.operations.some((o) => o.method === method && o.path === input.path)) {
       throw new VersionaryError({
@@ -160,7 +143,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       });
     // The same notice-period rule as version deprecations, named after the endpoint.
     const violation = checkNoticePeriod({
-      audience: options.settings.audience,
+      audience,
       schedule: {
         version: `${method} ${input.path} in ${input.version}`,
         deprecatedAt: now,

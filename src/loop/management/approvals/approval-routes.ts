@@ -1,14 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
+import { instantInput, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import type { ApiKeyStore, ApprovalStore, ChangeApproval } from '../../../kernel/ports/index.ts';
+import type { ChangeApproval } from '../../../kernel/ports/index.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { actorOf } from '../../host/actor.ts';
-import { instant } from '../admin/admin-schemas.ts';
+import { adminRoute, instant } from '../admin/admin-schemas.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',
@@ -35,14 +35,12 @@ const approval = (description: string) => Type.Object(approvalProperties, { desc
 
 const tags = ['approvals'];
 
-/** `POST /admin/v1/approvals`. */
-const createApprovalSchema = {
+const createApprovalSchema = adminRoute({
   operationId: 'approvals.create',
   summary: 'Approve a breaking change',
   tags,
   description:
     'Accept the change with this fingerprint: `versionary diff --server` then reports it Approved, with who approved it and why, instead of Broken.',
-  querystring: NoQuery,
   body: Type.Object(
     {
       fingerprint,
@@ -57,12 +55,11 @@ const createApprovalSchema = {
   responseHeaders: { 201: ['Location'] },
   response: {
     201: approval('Approved; `Location` names the approval.'),
-    ...problems({ 400: 'The body is invalid, or expiresAt is not in the future' }),
+    400: 'The body is invalid, or expiresAt is not in the future',
   },
-};
+});
 
-/** `GET /admin/v1/approvals`. */
-const listApprovalsSchema = {
+const listApprovalsSchema = adminRoute({
   operationId: 'approvals.list',
   summary: 'List approvals',
   tags,
@@ -79,38 +76,30 @@ const listApprovalsSchema = {
       { data: Type.Array(approval('An approval of a breaking change'), { maxItems: 100_000 }) },
       { description: 'Approvals, oldest first' },
     ),
-    ...problems({ 400: 'An invalid query parameter' }),
+    400: 'An invalid query parameter',
   },
-};
+});
 
-/** `DELETE /admin/v1/approvals/{id}`. */
-const revokeApprovalSchema = {
+const revokeApprovalSchema = adminRoute({
   operationId: 'approvals.revoke',
   summary: 'Revoke an approval',
   tags,
   description:
     'Withdraw an approval: the change counts as Broken again where it hurts a client. The record stays, with who revoked it and when.',
-  querystring: NoQuery,
   params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The approval id (apv_…).' }) }),
   response: {
     200: approval('Revoked; the record as it now stands.'),
-    ...problems({ 400: 'An unknown query parameter', 404: 'No approval in force with this id' }),
+    404: 'No approval in force with this id',
   },
-};
-
-export interface ApprovalRoutesOptions {
-  approvals: ApprovalStore;
-  apiKeys: ApiKeyStore;
-  clock: Clock;
-}
+});
 
 /**
  * `/admin/v1/approvals`: approve a breaking change by fingerprint, list approvals in force (or
  * the whole trail), revoke one. Who approved and who revoked come from the credential, never
  * from the body, so the trail says who acted.
  */
-export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRoutesOptions): void {
-  const { approvals, clock } = options;
+export function registerApprovalRoutes(app: FastifyInstance, { storage, clock }: LifecycleContext): void {
+  const { approvals, apiKeys } = storage;
   app.post('/approvals', { schema: createApprovalSchema }, async (request, reply) => {
     const body = request.body as Static<typeof createApprovalSchema.body>;
     const now = clock.now();
@@ -119,7 +108,7 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
       id: `apv_${randomBytes(8).toString('hex')}`,
       fingerprint: body.fingerprint,
       reason: body.reason,
-      approvedBy: await actorOf(request, options.apiKeys),
+      approvedBy: await actorOf(request, apiKeys),
       approvedAt: now,
       expiresAt,
       revokedAt: null,
@@ -135,7 +124,7 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
   });
   app.delete('/approvals/:id', { schema: revokeApprovalSchema }, async (request) => {
     const { id } = request.params as { id: string };
-    const revoked = await approvals.revoke({ id, at: clock.now(), by: await actorOf(request, options.apiKeys) });
+    const revoked = await approvals.revoke({ id, at: clock.now(), by: await actorOf(request, apiKeys) });
     const record = revoked ? await approvals.find(id) : undefined;
     if (!record)
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No approval in force ${id.slice(0, 40)}.` });
@@ -157,14 +146,5 @@ function futureInstant(text: string, now: number): number {
 
 function toBody(a: ChangeApproval) {
   const iso = (v: number | null) => (v === null ? null : formatIsoInstant(v));
-  return {
-    id: a.id,
-    fingerprint: a.fingerprint,
-    reason: a.reason,
-    approvedBy: a.approvedBy,
-    approvedAt: formatIsoInstant(a.approvedAt),
-    expiresAt: iso(a.expiresAt),
-    revokedAt: iso(a.revokedAt),
-    revokedBy: a.revokedBy,
-  };
+  return { ...a, approvedAt: formatIsoInstant(a.approvedAt), expiresAt: iso(a.expiresAt), revokedAt: iso(a.revokedAt) };
 }

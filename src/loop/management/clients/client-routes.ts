@@ -1,10 +1,11 @@
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
-import type { Clock } from '../../../core/clock/index.ts';
 import { echo, ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
+import type { Client } from '../../../kernel/ports/index.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
+import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
 import { newClientId, toClientBody, toContacts, toWebhooks } from './client-input.ts';
 import {
@@ -15,25 +16,23 @@ import {
   PageQuery,
   updateClientBody,
 } from './schemas.ts';
-import type { WebhookSettings } from '../../notices/webhook-settings.ts';
+import { webhooksSection } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
-import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
-import { badCursor } from '../admin/api-key-routes.ts';
+import { pageCursor } from '../admin/api-key-routes.ts';
+import { adminRoute } from '../admin/admin-schemas.ts';
 
-export interface ClientRoutesOptions {
-  clients: ClientStore;
-  apiKeys: ApiKeyStore;
-  webhooks: WebhookSettings;
-  clock: Clock;
-  minimumVersion: MinimumVersionOptions;
-}
+const noClient = 'No client with this id';
 
 type CreateBody = Static<typeof CreateClientBody>;
 type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
 
 /** `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. */
-export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
-  const { clients, clock } = options;
+export function registerClientRoutes(app: FastifyInstance, context: LifecycleContext): void {
+  const { storage, clock, runtime } = context;
+  const { clients, apiKeys } = storage;
+  const webhookSettings = webhooksSection.of(context.config);
+  // Every version the API knows, oldest first: what a client's minimum version may name.
+  const versions = () => runtime.versions().map((v) => v.name);
   const notFound = (id: string) =>
     new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
   const find = async (id: string): Promise<Client> => {
@@ -46,20 +45,19 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
     '/clients',
     {
       config: webhookUrlSteps,
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.create',
         summary: 'Create a client',
         tags: ['clients'],
-        querystring: NoQuery,
         description:
           "Register a consumer of the API with its contacts and webhooks. Each new webhook's signing secret is in this response only.",
         body: CreateClientBody,
         responseHeaders: { 201: ['Location'] },
         response: {
           201: { ...ClientSchema, description: 'Created; `Location` names the client.' },
-          ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed' }),
+          400: 'The body is invalid, or a webhook URL is not allowed',
         },
-      },
+      }),
     },
     async (request, reply) => {
       const body = request.body as CreateBody;
@@ -67,7 +65,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       const { webhooks, created } = await toWebhooks({
         input: body.webhooks ?? [],
         current: [],
-        settings: options.webhooks,
+        settings: webhookSettings,
       });
       const now = clock.now();
       const client: Client = { id: newClientId(), name: body.name, contacts, webhooks, createdAt: now, updatedAt: now };
@@ -79,14 +77,14 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   app.get(
     '/clients',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.list',
         summary: 'List clients',
         tags: ['clients'],
         querystring: PageQuery,
         description: 'Every client, oldest first, a page at a time; webhook secrets are never shown.',
-        response: { 200: ClientListSchema, ...problems({ 400: 'An invalid query parameter or cursor' }) },
-      },
+        response: { 200: ClientListSchema, 400: 'An invalid query parameter or cursor' },
+      }),
       // `limit` is read from canonical decimal digits into a number before validation, as on every list.
       config: queryIntegerSteps(PageQuery as unknown as Record<string, unknown>),
     },
@@ -95,13 +93,13 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       const { limit } = parsePage({ limit: query.limit });
       const page = await clients.list({
         limit,
-        ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor) } : {}),
+        ...(query.cursor !== undefined ? { after: clientCursor.decode(query.cursor) } : {}),
       });
       return {
         data: page.items.map((c) => toClientBody(c)),
         meta: {
           limit,
-          nextCursor: page.nextAfter === null ? null : Buffer.from(`cl:${page.nextAfter}`).toString('base64url'),
+          nextCursor: page.nextAfter === null ? null : clientCursor.encode(page.nextAfter),
         },
       };
     },
@@ -110,18 +108,14 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   app.get(
     '/clients/:id',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.get',
         summary: 'Show a client',
         tags: ['clients'],
         params: ClientParams,
-        querystring: NoQuery,
         description: 'One client with its contacts and webhooks, without secrets.',
-        response: {
-          200: ClientSchema,
-          ...problems({ 400: 'An unknown query parameter', 404: 'No client with this id' }),
-        },
-      },
+        response: { 200: ClientSchema, 404: noClient },
+      }),
     },
     async (request) => toClientBody(await find((request.params as { id: string }).id)),
   );
@@ -130,23 +124,20 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
     '/clients/:id',
     {
       config: webhookUrlSteps,
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.update',
         summary: 'Change a client',
         tags: ['clients'],
         params: ClientParams,
-        querystring: NoQuery,
-        body: updateClientBody(options.minimumVersion.versions()),
+        body: updateClientBody(versions()),
         description:
           'A JSON Merge Patch: each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only. `minimumVersion` retires the versions before it for this client alone (its calls to them answer 410 `VERSION_RETIRED_FOR_CLIENT`); `null` clears it. The answer comes once the rule is in force on this instance.',
         response: {
           200: ClientSchema,
-          ...problems({
-            400: 'The body is invalid, a webhook URL is not allowed, or `minimumVersion` names no version of the API',
-            404: 'No client with this id',
-          }),
+          400: 'The body is invalid, a webhook URL is not allowed, or `minimumVersion` names no version of the API',
+          404: noClient,
         },
-      },
+      }),
     },
     async (request) => {
       const current = await find((request.params as { id: string }).id);
@@ -154,13 +145,13 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       const minimumVersion = patchedMinimumVersion({
         input: body.minimumVersion,
         current: current.minimumVersion,
-        versions: options.minimumVersion.versions(),
+        versions: versions(),
       });
       const contacts = body.contacts
         ? toContacts({ input: body.contacts, current: current.contacts })
         : current.contacts;
       const changed = body.webhooks
-        ? await toWebhooks({ input: body.webhooks, current: current.webhooks, settings: options.webhooks })
+        ? await toWebhooks({ input: body.webhooks, current: current.webhooks, settings: webhookSettings })
         : { webhooks: current.webhooks, created: new Set<string>() };
       const { minimumVersion: _, ...rest } = current;
       const client: Client = {
@@ -173,7 +164,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
       };
       if (!(await clients.update(client))) throw notFound(current.id);
       // The next request this instance decides sees the rule: the table has moved before the answer.
-      if (minimumVersion !== current.minimumVersion) await options.minimumVersion.tableMoved();
+      if (minimumVersion !== current.minimumVersion) await decisionTablesOf(context).current();
       return toClientBody(client, changed.created);
     },
   );
@@ -181,27 +172,23 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   app.delete(
     '/clients/:id',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'clients.delete',
         summary: 'Delete a client',
         tags: ['clients'],
         params: ClientParams,
-        querystring: NoQuery,
         description: 'Delete a client once none of its API keys is active.',
         response: {
-          204: { type: 'null', description: 'Deleted.' },
-          ...problems({
-            400: 'An unknown query parameter',
-            404: 'No client with this id',
-            409: 'The client still has active API keys; revoke them first',
-          }),
+          204: Type.Null({ description: 'Deleted.' }),
+          404: noClient,
+          409: 'The client still has active API keys; revoke them first',
         },
-      },
+      }),
     },
     async (request, reply) => {
       const client = await find((request.params as { id: string }).id);
       // Its keys would go on acting for a client that no longer exists: revoke them first, on purpose.
-      const active = (await options.apiKeys.list()).filter((k) => k.clientId === client.id && k.revokedAt === null);
+      const active = (await apiKeys.list()).filter((k) => k.clientId === client.id && k.revokedAt === null);
       if (active.length > 0) {
         throw new VersionaryError({
           code: ErrorCode.Conflict,
@@ -217,12 +204,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   );
 }
 
-function decodeCursor(cursor: string): string {
-  const text = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^cl:([0-9]{1,15}:.{1,100})$/.exec(text);
-  if (!match) throw badCursor();
-  return match[1]!;
-}
+const clientCursor = pageCursor('cl', /[0-9]{1,15}:.{1,100}/);
 
 // Webhook URLs are documented as `format: uri`; check their shape before the schema does, so a
 // refused URL gets its reason (scheme, credentials, not absolute) rather than the format's name.
@@ -238,14 +220,6 @@ async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
     const url = (item as { url?: unknown } | null)?.url;
     if (typeof url === 'string' && url.length <= 2000) webhookUrlShape({ url, pointer: `/body/webhooks/${i}/url` });
   }
-}
-
-/** What `PATCH /admin/v1/clients/{id}` needs to set a client's minimum version. */
-interface MinimumVersionOptions {
-  /** Every version the API knows, oldest first. */
-  versions: () => readonly string[];
-  /** Resolves once this instance's decision table holds the clients as stored now. */
-  tableMoved: () => Promise<unknown>;
 }
 
 /**

@@ -37,11 +37,12 @@ const WebhookInput = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-/** `POST /admin/v1/clients`. */
+const contacts = Type.Optional(Type.Array(ContactInput, { maxItems: 50 }));
+
 export const CreateClientBody = Type.Object(
   {
     name: clientName,
-    contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
+    contacts,
     webhooks: Type.Optional(Type.Array(Type.Object({ url }, { additionalProperties: false }), { maxItems: 10 })),
   },
   { additionalProperties: false },
@@ -60,7 +61,7 @@ export function updateClientBody(versions: readonly string[]) {
   return Type.Object(
     {
       name: Type.Optional(clientName),
-      contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
+      contacts,
       webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
       minimumVersion: Type.Optional(
         Type.Union([version, Type.Null()], {
@@ -73,7 +74,6 @@ export function updateClientBody(versions: readonly string[]) {
   );
 }
 
-/** A contact as answered. */
 const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
 
 /** A webhook as answered: `secret` only in the response that created it. */
@@ -88,7 +88,6 @@ const WebhookSchema = Type.Object({
   ),
 });
 
-/** A client as answered. */
 export const ClientSchema = Type.Object(
   {
     id: clientId,
@@ -104,7 +103,6 @@ export const ClientSchema = Type.Object(
   { description: 'A client' },
 );
 
-/** A page of clients. */
 export const ClientListSchema = Type.Object(
   {
     data: Type.Array(ClientSchema, { maxItems: 100 }),
@@ -119,7 +117,6 @@ export const ClientListSchema = Type.Object(
   { description: 'A page of clients, oldest first' },
 );
 
-/** `{id}` of a client route. */
 // maxLength is the router's own bound on a path segment (maxParamLength): up to it, any other value is a 404, as documented.
 export const ClientParams = Type.Object({
   id: Type.String({
@@ -128,7 +125,6 @@ export const ClientParams = Type.Object({
   }),
 });
 
-/** `?limit=&cursor=` of a list. */
 export const PageQuery = Type.Object(
   {
     limit: pageLimit,

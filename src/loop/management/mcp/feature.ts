@@ -1,10 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { toProblem } from '../../../http/problem.ts';
 import { principalOf } from '../../../kernel/ports/principal.ts';
 import { installLine } from '../../storage/peer-packages.ts';
-import type { ToolCaller, ToolContext } from './tool-handlers.ts';
-import { callTool, listTools } from './tools.ts';
+import { callTool, listTools, type ToolContext } from './tools.ts';
 import { toolCallParamsError } from './tool-call-params.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
 import { createDiffCache } from '../../lifecycle/breaks/diff-cache.ts';
@@ -13,11 +12,17 @@ import type { LifecycleContext } from '../../lifecycle/context.ts';
 /** Where the MCP endpoint lives: under the management part's prefix, beside `/admin/v1`. */
 const mcpPath = '/admin/mcp';
 
-/** The MCP server for agents at `/admin/mcp`: deprecations, what breaks, migration guides and usage as tools. */
+/**
+ * The MCP server for agents at `POST /admin/mcp` (Streamable HTTP, stateless: a server and a
+ * transport per request, JSON answers), behind the same credentials as the rest: any valid key
+ * or token reaches it, and each tool answers for the caller's own client unless the caller is an
+ * admin. `GET` (a stream of server messages) and `DELETE` (a session's end) have nothing to serve
+ * without sessions: 405. Its tools: deprecations, what breaks, migration guides and usage.
+ */
 export const mcpFeature: ServiceFeature<LifecycleContext> = {
   name: 'mcp',
   install({ app, storage, clock, runtime, recorder, operations, bundle, api }) {
-    registerMcpRoutes(app, {
+    const context: ToolContext = {
       bundle,
       runtime,
       clock,
@@ -30,8 +35,72 @@ export const mcpFeature: ServiceFeature<LifecycleContext> = {
       },
       // The diff of a pair of versions is the same for every client: computed once per lifecycle state.
       diffs: createDiffCache({ clock, generation: () => runtime.generation() }),
-      version: bundle.versions[bundle.versions.length - 1]?.name ?? 'v1',
+    };
+    const version = bundle.versions[bundle.versions.length - 1]?.name ?? 'v1';
+    app.post(mcpPath, async (request, reply) => {
+      assertHttpShape(request);
+      // Before the SDK, which answers these with -32603 and its raw issue list.
+      const invalid = toolCallParamsError(request.body);
+      if (invalid) return reply.header('cache-control', 'no-store').type('application/json').send(invalid);
+      const sdk = await loadSdk();
+      // Who calls: the authorization step has already refused a request without credentials.
+      const principal = principalOf(request)!;
+      const caller = { admin: principal.roles.has('admin'), clientId: principal.clientId ?? principal.id };
+      const server = new sdk.Server(
+        { name: 'versionary', title: context.title, version },
+        {
+          capabilities: { tools: {} },
+          instructions:
+            'Deprecations of this API that affect the calling client, what breaks for it between two versions, migration guides, and (admin keys) usage per client.',
+        },
+      );
+      server.setRequestHandler(sdk.ListTools, () => ({ tools: listTools() }));
+      server.setRequestHandler(sdk.CallTool, async (call) => {
+        try {
+          return await callTool(context, caller, call.params);
+        } catch (error) {
+          // A failure of the server (storage, say) is logged with the request id, and told without its internals.
+          request.log.error({ err: error }, 'MCP tool failed');
+          throw new Error(`The tool failed on the server (request ${request.id}); retry later.`);
+        }
+      });
+      const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      hijack(request, reply);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        // The reply is the SDK's now: Fastify's error handler can no longer answer.
+        request.log.error({ err: error }, 'MCP request failed');
+        if (reply.raw.headersSent) reply.raw.end();
+        else {
+          const { status, body } = toProblem(
+            new VersionaryError({
+              code: ErrorCode.Internal,
+              detail: 'The MCP request failed on the server; retry later.',
+            }),
+            request.url,
+          );
+          reply.raw.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify(body));
+        }
+      }
     });
+    for (const method of ['GET', 'DELETE'] as const)
+      app.route({
+        method,
+        url: mcpPath,
+        handler: async () => {
+          throw new VersionaryError({
+            code: ErrorCode.MethodNotAllowed,
+            detail: `The MCP endpoint is stateless: send each JSON-RPC message with POST ${mcpPath}.`,
+            headers: { allow: 'POST' },
+          });
+        },
+      });
   },
 };
 
@@ -72,78 +141,6 @@ async function loadSdk(): Promise<Sdk> {
 }
 
 /**
- * The MCP server for agents at `POST /admin/mcp` (Streamable HTTP, stateless: a server and a
- * transport per request, JSON answers), behind the same credentials as the rest: any valid key
- * or token reaches it, and each tool answers for the caller's own client unless the caller is an
- * admin. `GET` (a stream of server messages) and `DELETE` (a session's end) have nothing to serve
- * without sessions: 405.
- */
-function registerMcpRoutes(app: FastifyInstance, context: ToolContext & { version: string }): void {
-  app.post(mcpPath, async (request, reply) => {
-    assertHttpShape(request);
-    // Before the SDK, which answers these with -32603 and its raw issue list.
-    const invalid = toolCallParamsError(request.body);
-    if (invalid) return reply.header('cache-control', 'no-store').type('application/json').send(invalid);
-    const sdk = await loadSdk();
-    const caller = callerOf(request);
-    const server = new sdk.Server(
-      { name: 'versionary', title: context.title, version: context.version },
-      {
-        capabilities: { tools: {} },
-        instructions:
-          'Deprecations of this API that affect the calling client, what breaks for it between two versions, migration guides, and (admin keys) usage per client.',
-      },
-    );
-    server.setRequestHandler(sdk.ListTools, () => ({ tools: listTools() }));
-    server.setRequestHandler(sdk.CallTool, async (call) => {
-      try {
-        return await callTool(context, caller, call.params);
-      } catch (error) {
-        // A failure of the server (storage, say) is logged with the request id, and told without its internals.
-        request.log.error({ err: error }, 'MCP tool failed');
-        throw new Error(`The tool failed on the server (request ${request.id}); retry later.`);
-      }
-    });
-    const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    hijack(request, reply);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      // The reply is the SDK's now: Fastify's error handler can no longer answer.
-      request.log.error({ err: error }, 'MCP request failed');
-      if (reply.raw.headersSent) reply.raw.end();
-      else {
-        const { status, body } = toProblem(
-          new VersionaryError({
-            code: ErrorCode.Internal,
-            detail: 'The MCP request failed on the server; retry later.',
-          }),
-          request.url,
-        );
-        reply.raw.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify(body));
-      }
-    }
-  });
-  for (const method of ['GET', 'DELETE'] as const)
-    app.route({
-      method,
-      url: mcpPath,
-      handler: async () => {
-        throw new VersionaryError({
-          code: ErrorCode.MethodNotAllowed,
-          detail: `The MCP endpoint is stateless: send each JSON-RPC message with POST ${mcpPath}.`,
-          headers: { allow: 'POST' },
-        });
-      },
-    });
-}
-
-/**
  * The transport's HTTP requirements, refused as problems like every route's rather than as the
  * SDK's JSON-RPC errors: a JSON body (415), and an `Accept` that takes JSON and event streams (406),
  * as the Streamable HTTP transport asks of every client. What is inside the JSON is the SDK's to judge.
@@ -161,12 +158,6 @@ function assertHttpShape(request: FastifyRequest): void {
       code: ErrorCode.NotAcceptable,
       detail: 'The MCP endpoint answers clients that accept both: Accept: application/json, text/event-stream.',
     });
-}
-
-/** Who calls: the authorization step has already refused a request without credentials. */
-function callerOf(request: FastifyRequest): ToolCaller {
-  const principal = principalOf(request)!;
-  return { admin: principal.roles.has('admin'), clientId: principal.clientId ?? principal.id };
 }
 
 /**
