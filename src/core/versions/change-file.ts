@@ -1,5 +1,5 @@
 import { versionNamePattern } from './bundle-types.ts';
-import { endpointMemberProblem, endpointMembers, endpointOptional } from './endpoint-instructions.ts';
+import { endpointMemberProblem, endpointMembers } from './endpoint-instructions.ts';
 import type { Instruction } from './instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 import { defineVersionChange, type VersionChange } from './version-change.ts';
@@ -15,43 +15,30 @@ export interface VersionChangeEntry {
 
 const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
 
-/** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
+/**
+ * Each op's members beside `op`, by kind; a kind ending in `?` is optional. A member of another
+ * kind is a mistake.
+ */
 const members: Record<Instruction['op'], Record<string, string>> = {
   'field-added': { schema: 'string', field: 'string' },
   'field-removed': {
     schema: 'string',
     field: 'string',
     definition: 'schema',
-    required: 'flag',
-    deprecatedIn: 'string',
-    default: 'value',
-    from: 'pointer',
+    required: 'flag?',
+    deprecatedIn: 'string?',
+    default: 'value?',
+    from: 'pointer?',
   },
-  'field-retyped': { schema: 'string', field: 'string', previous: 'schema', map: 'values', mapUp: 'values' },
+  'field-retyped': { schema: 'string', field: 'string', previous: 'schema', map: 'values?', mapUp: 'values?' },
   'field-renamed': { schema: 'string', field: 'string', previousName: 'string' },
   'schema-renamed': { schema: 'string', previousName: 'string' },
-  'enum-values-added': { schema: 'string', field: 'string', values: 'strings', mapDownTo: 'map' },
-  'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
-  'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
+  // An enum change names no field when its schema is the enum itself (a referenced component).
+  'enum-values-added': { schema: 'string', field: 'string?', values: 'strings', mapDownTo: 'map?' },
+  'enum-values-removed': { schema: 'string', field: 'string?', values: 'strings', mapUpTo: 'map?' },
+  'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer?' },
   'endpoint-added': { method: 'string', path: 'string' },
   ...endpointMembers,
-};
-const optional = new Set([
-  'required',
-  'deprecatedIn',
-  'mapDownTo',
-  'mapUpTo',
-  'previousFrom',
-  'default',
-  'from',
-  'map',
-  'mapUp',
-  ...endpointOptional,
-]);
-/** An enum change names no field when its schema is the enum itself (a referenced component). */
-const optionalIn: Partial<Record<Instruction['op'], string>> = {
-  'enum-values-added': 'field',
-  'enum-values-removed': 'field',
 };
 
 /**
@@ -112,17 +99,11 @@ function readInstruction(step: unknown, at: string, problems: string[]): Instruc
   const before = problems.length;
   for (const key of Object.keys(step))
     if (key !== 'op' && !(key in shape)) problems.push(`${at}.${key}: is not a member of ${op}`);
-  for (const [key, kind] of Object.entries(shape)) {
+  for (const [key, declared] of Object.entries(shape)) {
     const value = step[key];
+    const kind = declared.replace(/\?$/, '');
     if (value === undefined) {
-      // An enum change of a referenced component names no field; a header renamed without a route
-      // is renamed on every endpoint.
-      if (
-        !optional.has(key) &&
-        optionalIn[op] !== key &&
-        !(op === 'header-renamed' && (key === 'method' || key === 'path'))
-      )
-        problems.push(`${at}.${key}: is required by ${op}`);
+      if (kind === declared) problems.push(`${at}.${key}: is required by ${op}`);
       continue;
     }
     const problem = endpointMemberProblem(kind, value) ?? checkMember(kind, value);

@@ -118,24 +118,24 @@ export function queryRenamed(options: Omit<QueryRenamed, 'op'>): QueryRenamed {
   return { op: 'query-renamed', ...options };
 }
 
-/** The change file's members of each endpoint op, as `readVersionChanges` checks them. */
+/**
+ * The change file's members of each endpoint op, as `readVersionChanges` checks them (`?`:
+ * optional; a `header-renamed` without a route renames it on every endpoint).
+ */
 export const endpointMembers = {
   'endpoint-removed': {
     method: 'method',
     path: 'path',
-    upstreamPath: 'path',
-    upstreamMethod: 'method',
-    operationId: 'string',
-    summary: 'string',
+    upstreamPath: 'path?',
+    upstreamMethod: 'method?',
+    operationId: 'string?',
+    summary: 'string?',
   },
-  'endpoint-moved': { method: 'method', path: 'path', previousPath: 'path', previousMethod: 'method' },
+  'endpoint-moved': { method: 'method', path: 'path', previousPath: 'path', previousMethod: 'method?' },
   'status-changed': { method: 'method', path: 'path', status: 'status', previousStatus: 'status' },
-  'header-renamed': { in: 'direction', name: 'header', previousName: 'header', method: 'method', path: 'path' },
+  'header-renamed': { in: 'direction', name: 'header', previousName: 'header', method: 'method?', path: 'path?' },
   'query-renamed': { method: 'method', path: 'path', name: 'string', previousName: 'string' },
 } as const;
-
-/** Optional members of the endpoint ops (a `header-renamed` without a route renames it everywhere). */
-export const endpointOptional = ['upstreamPath', 'upstreamMethod', 'operationId', 'summary', 'previousMethod'];
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
 const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
