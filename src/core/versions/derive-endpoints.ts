@@ -30,7 +30,7 @@ export function deriveEndpoint(at: {
       return op ? operations.filter((o) => o !== op) : operations;
     }
     case 'endpoint-removed':
-      return restoreRemoved({ ...at, step, find });
+      return restoreRemoved({ step, version: at.version, operations, fail, find, refuse });
     case 'endpoint-moved': {
       const op = routed(step.method, step.path);
       const method = step.previousMethod ?? step.method;
@@ -112,12 +112,9 @@ function restoreRemoved(at: {
   operations: OperationSpec[];
   fail: (text: string) => void;
   find: (method: HttpMethod, path: string) => OperationSpec | undefined;
+  refuse: (text: string) => OperationSpec[];
 }): OperationSpec[] {
-  const { step, operations, fail, find } = at;
-  const refuse = (text: string) => {
-    fail(text);
-    return operations;
-  };
+  const { step, operations, fail, find, refuse } = at;
   const id = step.operationId ?? removedOperationId(step.method, step.path);
   if (find(step.method, step.path))
     return refuse(`endpoint-removed names ${step.method} ${step.path}, which the version still routes`);
