@@ -18,8 +18,8 @@ export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
   // Fields brought in by allOf members count as the object's own, so moving a field into a
   // shared base is no change. A member's own changes land at the member's pointers and are
   // deduplicated with those found when the member itself is compared.
-  const oldFields = collectFields(ctx.old.resolver, p.o, { flatten: true });
-  const newFields = collectFields(ctx.new.resolver, p.n, { flatten: true });
+  const oldFields = collectFields(ctx.old.resolver, p.o);
+  const newFields = collectFields(ctx.new.resolver, p.n);
   if (oldFields.properties.size > 0 || newFields.properties.size > 0) diffProperties(ctx, { p, oldFields, newFields });
   diffAdditional(ctx, p);
 }
@@ -170,20 +170,20 @@ function isHidden(resolver: RefResolver, node: DocNode, direction: Direction): b
   return direction === 'request' ? schema.readOnly === true : schema.writeOnly === true;
 }
 
-function collectFields(resolver: RefResolver, node: DocNode, options: { flatten: boolean; depth?: number }): Fields {
-  const depth = options.depth ?? 0;
+/**
+ * The properties of a resolved schema and its required names, those of its `allOf` members (32
+ * levels deep at most, counted from `depth`) flattened in; the first to name a property places it.
+ */
+export function collectFields(resolver: RefResolver, node: DocNode, depth = 0): Fields {
   const schema = asSchema(node.value);
   const properties = new Map<string, DocNode>();
   const required = requiredOf(schema);
   for (const [name, value] of Object.entries(propertiesOf(schema))) {
     properties.set(name, nodeAt(node, value, 'properties', name));
   }
-  if (options.flatten && Array.isArray(schema.allOf) && depth < 32) {
+  if (Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const inner = collectFields(resolver, resolveSchema(resolver, nodeAt(node, member, 'allOf', i)), {
-        flatten: true,
-        depth: depth + 1,
-      });
+      const inner = collectFields(resolver, resolveSchema(resolver, nodeAt(node, member, 'allOf', i)), depth + 1);
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);
     });
