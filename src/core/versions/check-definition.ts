@@ -1,6 +1,6 @@
 import { reachableSchemas } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
-import { retypeConversion } from './data-migrations.ts';
+import { givesValue, retypeConversion } from './data-migrations.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
 
@@ -94,7 +94,7 @@ function needsMigration(
     }
     case 'field-removed':
       // Its requests' value is dropped on the way up; responses are checkProducible's.
-      return step.from === undefined && !Object.hasOwn(step, 'default');
+      return !givesValue(step);
     case 'schema-replaced':
       return true;
     default:

@@ -2,7 +2,7 @@ import { isPlainObject, reachableSchemas, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
 import { locatedSteps, type DefinitionProblem } from './check-definition.ts';
-import { instructionsOn } from './data-migrations.ts';
+import { givesValue, instructionsOn } from './data-migrations.ts';
 
 /**
  * Declarations that cannot work whatever the handler returns or the client sends: without a
@@ -47,8 +47,7 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
       }
     }
     for (const { step, pointer } of locatedSteps(newer, i)) {
-      const shown = step.op === 'field-removed' && (step.from !== undefined || Object.hasOwn(step, 'default'));
-      if (step.op === 'field-removed' && !step.required && !shown && inResponses.has(step.schema)) {
+      if (step.op === 'field-removed' && !step.required && !givesValue(step) && inResponses.has(step.schema)) {
         say(
           `field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`,
           { pointer },
@@ -98,12 +97,7 @@ function asTranslated(
           : [[s.previousName, s.field]],
     ),
   );
-  const shown =
-    at.direction === 'up'
-      ? []
-      : steps.flatMap((s) =>
-          s.op === 'field-removed' && (s.from !== undefined || Object.hasOwn(s, 'default')) ? [s.field] : [],
-        );
+  const shown = at.direction === 'up' ? [] : steps.filter(givesValue).map((s) => s.field);
   if (names.size === 0 && shown.length === 0) return schema;
   const rename = (key: string) => names.get(key) ?? key;
   const props = Object.entries(propertiesOf(schema)).map(([key, value]): [string, JsonSchema] => [rename(key), value]);
