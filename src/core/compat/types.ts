@@ -46,7 +46,6 @@ export interface ChangeSummary {
   compatible: number;
 }
 
-/** Result of {@link diffOpenApi}. */
 export interface DiffResult {
   changes: Change[];
   summary: ChangeSummary;

@@ -7,7 +7,6 @@ export interface FieldError {
   detail: string;
 }
 
-/** Options for {@link VersionaryError}. */
 export interface VersionaryErrorOptions {
   code: ErrorCode;
   detail: string;

@@ -80,7 +80,6 @@ export interface LifecycleSource {
   decisionTable?: DecisionTableSource;
 }
 
-/** Options for {@link createConfigLifecycle}. */
 export interface ConfigLifecycleOptions {
   config: LifecycleConfig;
   clock: Clock;

@@ -20,7 +20,6 @@ interface HeaderSchedule {
   removed?: boolean;
 }
 
-/** Options for {@link deprecationHeaders}. */
 export interface DeprecationHeadersOptions {
   /** `undefined` for a current version: no headers at all. */
   schedule: HeaderSchedule | undefined;
@@ -38,7 +37,6 @@ export interface DeprecationHeadersOptions {
   subject?: string;
 }
 
-/** Result of {@link deprecationHeaders}. */
 export interface DeprecationHeaders {
   headers: Record<string, string>;
   /**

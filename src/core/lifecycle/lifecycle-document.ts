@@ -29,7 +29,6 @@ export interface LifecycleDocument {
   changesAt: string | null;
 }
 
-/** Options for {@link buildLifecycleDocument}. */
 export interface BuildLifecycleDocumentOptions {
   versions: readonly LifecycleVersion[];
   clock: Clock;

@@ -36,7 +36,6 @@ export interface VerdictCandidate {
   subject?: string;
 }
 
-/** Options for {@link evaluateVerdict}. */
 export interface EvaluateVerdictOptions {
   version: string;
   /** The version's own schedule first, when it has one, then endpoint deprecations. */

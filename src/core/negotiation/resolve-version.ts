@@ -10,7 +10,6 @@ import {
 
 type VersionSource = 'path' | 'accept';
 
-/** Options for {@link resolveVersion}. */
 export interface ResolveVersionOptions {
   /** Version number found in the path (`/api/v2/...`), if any. */
   pathVersion?: number;
