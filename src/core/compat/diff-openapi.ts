@@ -12,6 +12,7 @@ import { isObjectLike } from './schema-model.ts';
 import { sunsetOf } from './sunset.ts';
 import type { Change, ChangeSummary, DiffResult } from './types.ts';
 
+/** Options for {@link diffOpenApi}. */
 export interface DiffOpenApiOptions {
   /** The older description: a parsed document or a {@link DocumentSet} for multi-file specs. */
   base: unknown;

@@ -46,6 +46,7 @@ export interface ChangeSummary {
   compatible: number;
 }
 
+/** Result of {@link diffOpenApi}. */
 export interface DiffResult {
   changes: Change[];
   summary: ChangeSummary;

@@ -7,6 +7,7 @@ export interface FieldError {
   detail: string;
 }
 
+/** Options for {@link VersionaryError}. */
 export interface VersionaryErrorOptions {
   code: ErrorCode;
   detail: string;

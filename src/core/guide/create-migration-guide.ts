@@ -16,6 +16,7 @@ import type { GuideEntry, MigrationGuide } from './types.ts';
 /** A month in lifecycle arithmetic, as the spec counts it. */
 const MONTH_DAYS = 30;
 
+/** Options for {@link createMigrationGuide}. */
 export interface MigrationGuideOptions {
   from: string;
   to: string;

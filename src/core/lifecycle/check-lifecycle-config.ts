@@ -5,6 +5,7 @@ import { PolicyRule, createViolation, toPolicyError, type PolicyReport, type Pol
 import { checkReplacementExists } from './replacement-rule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
+/** Options for {@link checkLifecycleConfig}. */
 export interface CheckLifecycleConfigOptions {
   versions: readonly LifecycleVersion[];
   /** Defaults to `public`. Typed loosely because it usually comes straight from a config file. */

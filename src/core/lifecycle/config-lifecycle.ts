@@ -80,6 +80,7 @@ export interface LifecycleSource {
   decisionTable?: DecisionTableSource;
 }
 
+/** Options for {@link createConfigLifecycle}. */
 export interface ConfigLifecycleOptions {
   config: LifecycleConfig;
   clock: Clock;

@@ -20,6 +20,7 @@ interface HeaderSchedule {
   removed?: boolean;
 }
 
+/** Options for {@link deprecationHeaders}. */
 export interface DeprecationHeadersOptions {
   /** `undefined` for a current version: no headers at all. */
   schedule: HeaderSchedule | undefined;
@@ -37,6 +38,7 @@ export interface DeprecationHeadersOptions {
   subject?: string;
 }
 
+/** Result of {@link deprecationHeaders}. */
 export interface DeprecationHeaders {
   headers: Record<string, string>;
   /**

@@ -5,11 +5,13 @@ import type { DeprecationSchedule } from './schedule.ts';
 /** The outcome of the spec's deprecation status check. */
 export type DeprecationStatus = 'not_deprecated' | 'deprecated' | 'ending_soon' | 'removed';
 
+/** Options for {@link checkDeprecationStatus}. */
 export interface CheckDeprecationStatusOptions {
   schedule: DeprecationSchedule | undefined;
   clock: Clock;
 }
 
+/** Result of {@link checkDeprecationStatus}. */
 export interface DeprecationStatusResult {
   status: DeprecationStatus;
   /** The schedule as it must be stored from now on (a new object when the removed flag was set). */

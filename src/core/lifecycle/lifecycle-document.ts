@@ -29,6 +29,7 @@ export interface LifecycleDocument {
   changesAt: string | null;
 }
 
+/** Options for {@link buildLifecycleDocument}. */
 export interface BuildLifecycleDocumentOptions {
   versions: readonly LifecycleVersion[];
   clock: Clock;

@@ -36,6 +36,7 @@ export interface VerdictCandidate {
   subject?: string;
 }
 
+/** Options for {@link evaluateVerdict}. */
 export interface EvaluateVerdictOptions {
   version: string;
   /** The version's own schedule first, when it has one, then endpoint deprecations. */

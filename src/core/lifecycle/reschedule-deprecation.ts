@@ -10,6 +10,7 @@ import { readScheduleRequest } from './schedule-input.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 import { formatIsoDate } from '../time/index.ts';
 
+/** Options for {@link rescheduleDeprecation}. */
 export interface RescheduleDeprecationOptions {
   version: string;
   /** Epoch milliseconds or ISO 8601; defaults to the current sunset. Give this or `noticeMonths`, not both. */

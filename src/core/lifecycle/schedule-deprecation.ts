@@ -8,6 +8,7 @@ import type { LifecycleVersion, Audience, DeprecationReason, DeprecationSchedule
 import { toPolicyError, type PolicyWarning } from './policy-report.ts';
 import { readScheduleRequest } from './schedule-input.ts';
 
+/** Options for {@link scheduleDeprecation}. */
 export interface ScheduleDeprecationOptions {
   version: string;
   /** Notice in months of 30 days; defaults to 6. Give this or `sunsetAt`, not both. */
@@ -27,6 +28,7 @@ export interface ScheduleDeprecationOptions {
   clock: Clock;
 }
 
+/** Result of {@link scheduleDeprecation}. */
 export interface ScheduledDeprecation {
   schedule: DeprecationSchedule;
   /** Rules bent but not broken (for example breaking releases spaced under 12 months). */

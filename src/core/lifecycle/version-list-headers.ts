@@ -2,11 +2,13 @@ import type { Clock } from '../clock/index.ts';
 import { checkDeprecationStatus, earliest, nextLifecycleChange } from './deprecation-status.ts';
 import type { LifecycleVersion } from './schedule.ts';
 
+/** Options for {@link versionListHeaders}. */
 export interface VersionListHeadersOptions {
   versions: readonly LifecycleVersion[];
   clock: Clock;
 }
 
+/** Result of {@link versionListHeaders}. */
 export interface VersionListHeaders {
   /** `api-supported-versions` (current) and `api-deprecated-versions` (deprecated, not yet removed); each omitted when empty. */
   headers: Record<string, string>;

@@ -49,6 +49,7 @@ export const lintRules = {
 
 type LintRuleId = keyof typeof lintRules;
 
+/** Options for {@link lintOpenApi}. */
 export interface LintOptions {
   /** Extra path segments that are not collections (namespaces such as `checkout`). */
   allowSegments?: readonly string[];

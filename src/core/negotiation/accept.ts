@@ -10,6 +10,7 @@ export interface AcceptInfo {
   acceptsJson: boolean;
 }
 
+/** Options for {@link parseAccept}. */
 export interface ParseAcceptOptions {
   /** Vendor tree name: `versionary` reads `application/vnd.versionary.v2+json`. */
   vendor: string;

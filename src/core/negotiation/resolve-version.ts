@@ -10,6 +10,7 @@ import {
 
 type VersionSource = 'path' | 'accept';
 
+/** Options for {@link resolveVersion}. */
 export interface ResolveVersionOptions {
   /** Version number found in the path (`/api/v2/...`), if any. */
   pathVersion?: number;

@@ -7,6 +7,7 @@ import { isPlainObject, reachableSchemas, ref, refName, refsIn } from './schema-
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
+/** Options for {@link toOpenApiDocument}. */
 export interface ToOpenApiOptions {
   version: ApiVersion;
   title: string;
