@@ -159,6 +159,7 @@ export function nodeKey(node: ResolvedNode): string {
   return node.nullable === true ? `${node.key}?` : node.key;
 }
 
-export function describeValue(direction: Direction, label: string): string {
-  return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
+/** `Request value \`user.name\``: a place in a request or response, named for messages. */
+export function describeValue(direction: Direction, label: string, noun = 'value'): string {
+  return `${direction === 'request' ? 'Request' : 'Response'} ${noun} \`${label}\``;
 }

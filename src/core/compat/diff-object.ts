@@ -1,4 +1,4 @@
-import { emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
+import { describeValue, emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
 import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
@@ -32,8 +32,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     !skip(oldFields.properties.get(name), 'old') && !skip(newFields.properties.get(name), 'new');
   const removed = [...oldFields.properties.keys()].filter((k) => !newFields.properties.has(k) && visible(k));
   const added = [...newFields.properties.keys()].filter((k) => !oldFields.properties.has(k) && visible(k));
-  const field = (name: string) => `${p.label}.${name}`;
-  const Dir = p.direction === 'request' ? 'Request' : 'Response';
+  const field = (name: string) => describeValue(p.direction, `${p.label}.${name}`, 'field');
 
   const [gone] = removed;
   const [fresh] = added;
@@ -50,13 +49,13 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
       direction: p.direction,
       oldValue: gone,
       newValue: fresh,
-      message: `${Dir} field \`${field(gone)}\` seems renamed to \`${fresh}\`; clients using the old name break.`,
+      message: `${field(gone)} seems renamed to \`${fresh}\`; clients using the old name break.`,
     });
   } else {
     for (const name of removed) {
       const at = oldFields.properties.get(name) as DocNode;
       const removal = judgeRemoval(ctx, `${p.direction}-property`, ctx.old.resolver.resolve(at).value);
-      const message = `${Dir} field \`${field(name)}\` was removed${removal.tail}.`;
+      const message = `${field(name)} was removed${removal.tail}.`;
       emit(ctx, removal.id, { at, side: 'old', direction: p.direction, oldValue: name, message });
     }
     for (const name of added) {
@@ -73,7 +72,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
         at,
         direction: p.direction,
         newValue: name,
-        message: `${Dir} field \`${field(name)}\` was added${kind}.`,
+        message: `${field(name)} was added${kind}.`,
       });
     }
   }
@@ -82,7 +81,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     if (newNode === undefined || !visible(name)) continue;
     diffRequired(ctx, { p, name, at: newNode, was: oldFields.required.has(name), now: newFields.required.has(name) });
     diffDeprecated(ctx, { p, name, oldNode, newNode });
-    p.recurse(ctx, { old: oldNode, new: newNode, direction: p.direction, label: field(name) });
+    p.recurse(ctx, { old: oldNode, new: newNode, direction: p.direction, label: `${p.label}.${name}` });
   }
   if (p.direction === 'response') diffOrder(ctx, { p, oldFields, newFields });
 }
@@ -116,7 +115,7 @@ function diffDeprecated(
   const now = asSchema(newValue).deprecated === true;
   if (was || !now) return;
   const { p, name } = args;
-  const what = `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\``;
+  const what = describeValue(p.direction, `${p.label}.${name}`, 'field');
   emit(ctx, `${p.direction}-property-deprecated`, {
     at: args.newNode,
     direction: p.direction,
@@ -148,7 +147,7 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
     oldValue: oa,
     newValue: na,
   };
-  const what = `${p.direction === 'request' ? 'Request' : 'Response'} object \`${p.label}\``;
+  const what = describeValue(p.direction, p.label, 'object');
   if (oa !== false && na === false) {
     const message = `${what} no longer allows extra fields.`;
     emit(ctx, `${p.direction}-additional-properties-restricted`, { ...base, message });
