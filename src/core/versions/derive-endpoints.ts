@@ -1,7 +1,7 @@
 import { routablePath } from './check-definition.ts';
 import type { EndpointInstruction } from './endpoint-instructions.ts';
 import type { Instruction } from './instructions.ts';
-import type { HttpMethod, OperationSpec } from './types.ts';
+import type { HttpMethod, JsonSchema, OperationSpec } from './types.ts';
 
 type EndpointStep = EndpointInstruction | Extract<Instruction, { op: 'endpoint-added' }>;
 
@@ -67,13 +67,7 @@ export function deriveEndpoint(at: {
       if (properties && !Object.hasOwn(properties, step.name))
         return refuse(`query-renamed names ${step.name} of ${step.method} ${step.path}, which it does not take`);
       if (!op.query || !properties) return operations;
-      const renamed = Object.fromEntries(
-        Object.entries(properties).map(([k, v]) => [k === step.name ? step.previousName : k, v]),
-      );
-      const required = Array.isArray(op.query.required)
-        ? { required: (op.query.required as string[]).map((k) => (k === step.name ? step.previousName : k)) }
-        : {};
-      return replace(op, { ...op, query: { ...op.query, properties: renamed, ...required } });
+      return replace(op, { ...op, query: withMemberRenamed(op.query, step.name, step.previousName) });
     }
     case 'header-renamed': {
       if ((step.method === undefined) !== (step.path === undefined))
@@ -140,6 +134,14 @@ function restoreRemoved(at: {
     ...operations,
     { ...upstream, id, method: step.method, path: step.path, summary: step.summary ?? upstream.summary },
   ];
+}
+
+/** An object schema with member `from` named `to`, in its place among the others (documents keep their order). */
+export function withMemberRenamed(schema: JsonSchema, from: string, to: string): JsonSchema {
+  const rename = (key: string) => (key === from ? to : key);
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [rename(k), v]));
+  const required = Array.isArray(schema.required) ? { required: (schema.required as string[]).map(rename) } : {};
+  return { ...schema, properties, ...required };
 }
 
 /** The id of an endpoint back in an older version, from its route: `get_legacy_users`. */
