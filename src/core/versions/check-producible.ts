@@ -1,7 +1,7 @@
 import { isPlainObject, reachableSchemas, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
-import { locatedSteps, type DefinitionProblem } from './check-definition.ts';
+import { bodyRoots, locatedSteps, type DefinitionProblem } from './check-definition.ts';
 import { givesValue, instructionsOn } from './data-migrations.ts';
 
 /**
@@ -16,15 +16,12 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
     if (!older) return;
     const say = (text: string, at: Omit<DefinitionProblem, 'detail'> = { pointer: `/versions/${i}` }) =>
       problems.push({ detail: `${newer.name}: ${text}`, ...at });
-    const responseRoots = older.operations
-      .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
-      .filter(isName);
-    const requestRoots = older.operations.map((o) => o.body).filter(isName);
+    const roots = bodyRoots(older);
     const down = new Set(newer.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     const up = new Set(newer.changes.flatMap((c) => Object.keys(c.requests ?? {})));
     // What the target version's bodies contain that no migration of the step rewrites.
-    const inResponses = reachableSchemas({ schemas: older.schemas, roots: responseRoots, stopAt: down });
-    const inRequests = reachableSchemas({ schemas: newer.schemas, roots: requestRoots, stopAt: up });
+    const inResponses = reachableSchemas({ schemas: older.schemas, roots: roots.responses, stopAt: down });
+    const inRequests = reachableSchemas({ schemas: newer.schemas, roots: roots.requests, stopAt: up });
 
     for (const name of inResponses) {
       const source = asTranslated(newer.schemas[name], { steps: newer, name, direction: 'down' });
@@ -106,10 +103,6 @@ function asTranslated(
     properties: Object.fromEntries([...props, ...shown.map((field): [string, JsonSchema] => [field, {}])]),
     required: [...requiredOf(schema).map(rename), ...shown],
   };
-}
-
-function isName(name: string | undefined): name is string {
-  return !!name;
 }
 
 interface Gap {
