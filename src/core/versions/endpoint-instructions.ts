@@ -136,26 +136,3 @@ export const endpointMembers = {
   'header-renamed': { in: 'direction', name: 'header', previousName: 'header', method: 'method?', path: 'path?' },
   'query-renamed': { method: 'method', path: 'path', name: 'string', previousName: 'string' },
 } as const;
-
-const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
-const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** What is wrong with a change file's value of an endpoint member kind, else undefined (`kind` is not one of them: undefined too). */
-export function endpointMemberProblem(kind: string, value: unknown): string | undefined {
-  switch (kind) {
-    case 'method':
-      return typeof value === 'string' && methods.includes(value) ? undefined : `must be one of ${methods.join(', ')}`;
-    case 'path':
-      return typeof value === 'string' && value.startsWith('/') ? undefined : 'must be a path starting with "/"';
-    case 'status':
-      return Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599
-        ? undefined
-        : 'must be an HTTP status (100 to 599)';
-    case 'direction':
-      return value === 'request' || value === 'response' ? undefined : 'must be "request" or "response"';
-    case 'header':
-      return typeof value === 'string' && token.test(value) ? undefined : 'must be a header name';
-    default:
-      return undefined;
-  }
-}
