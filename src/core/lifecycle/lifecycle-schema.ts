@@ -126,24 +126,10 @@ export type EndpointLifecycleConfig = Static<typeof EndpointLifecycleSchema>;
 /** An endpoint deprecation once read ({@link readEndpointEntry}): its instants in epoch milliseconds. */
 export type EndpointLifecycle = Static<ReturnType<typeof endpointLifecycleSchema<TNumber>>>;
 
-// A field's or a parameter's deprecation: its version, what names the element, then one timeline.
-const elementDeprecationSchema = <P extends Record<string, TSchema>>(names: P, title: string) =>
-  Type.Object(
-    {
-      version: Text,
-      ...names,
-      deprecatedAt: Instant,
-      sunsetAt: Instant,
-      ...deprecationDatesSchema(() => Instant).properties,
-      replacement: Type.Optional(Text),
-      migrationUrl: Type.Optional(MigrationUrl),
-    },
-    { additionalProperties: false, title },
-  );
-
 /** The schema of one entry of `fieldDeprecations`. */
-export const FieldDeprecationSchema = elementDeprecationSchema(
+export const FieldDeprecationSchema = Type.Object(
   {
+    version: Text,
     // The field named once: every schema of the version whose name is the resource's, or starts
     // with it and a capital (`User`, `UserInput`, `UserDetail`, `UserPartial`…), and that carries it.
     resource: Type.Optional(Text),
@@ -154,14 +140,29 @@ export const FieldDeprecationSchema = elementDeprecationSchema(
       }),
     ),
     field: Text,
+    deprecatedAt: Instant,
+    sunsetAt: Instant,
+    ...deprecationDatesSchema(() => Instant).properties,
+    replacement: Type.Optional(Text),
+    migrationUrl: Type.Optional(MigrationUrl),
   },
-  'a field deprecation',
+  { additionalProperties: false, title: 'a field deprecation' },
 );
 
 /** The schema of one entry of `parameterDeprecations`. */
-export const ParameterDeprecationSchema = elementDeprecationSchema(
-  { method: Text, path: Text, parameter: Text },
-  'a parameter deprecation',
+export const ParameterDeprecationSchema = Type.Object(
+  {
+    version: Text,
+    method: Text,
+    path: Text,
+    parameter: Text,
+    deprecatedAt: Instant,
+    sunsetAt: Instant,
+    ...deprecationDatesSchema(() => Instant).properties,
+    replacement: Type.Optional(Text),
+    migrationUrl: Type.Optional(MigrationUrl),
+  },
+  { additionalProperties: false, title: 'a parameter deprecation' },
 );
 
 /**
