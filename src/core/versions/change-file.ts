@@ -1,6 +1,6 @@
 import { versionNamePattern } from './bundle-types.ts';
 import { endpointMembers } from './endpoint-instructions.ts';
-import type { Instruction } from './instructions.ts';
+import { schemaMembers, type Instruction } from './instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 import { defineVersionChange, type VersionChange } from './version-change.ts';
 import { isPlainObject } from './schema-walk.ts';
@@ -15,28 +15,9 @@ export interface VersionChangeEntry {
 
 const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
 
-/**
- * Each op's members beside `op`, by kind; a kind ending in `?` is optional. A member of another
- * kind is a mistake.
- */
+/** Each op's members beside `op`, by kind; a member of another kind is a mistake. */
 const members: Record<Instruction['op'], Record<string, string>> = {
-  'field-added': { schema: 'string', field: 'string' },
-  'field-removed': {
-    schema: 'string',
-    field: 'string',
-    definition: 'schema',
-    required: 'flag?',
-    deprecatedIn: 'string?',
-    default: 'value?',
-    from: 'pointer?',
-  },
-  'field-retyped': { schema: 'string', field: 'string', previous: 'schema', map: 'values?', mapUp: 'values?' },
-  'field-renamed': { schema: 'string', field: 'string', previousName: 'string' },
-  'schema-renamed': { schema: 'string', previousName: 'string' },
-  // An enum change names no field when its schema is the enum itself (a referenced component).
-  'enum-values-added': { schema: 'string', field: 'string?', values: 'strings', mapDownTo: 'map?' },
-  'enum-values-removed': { schema: 'string', field: 'string?', values: 'strings', mapUpTo: 'map?' },
-  'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer?' },
+  ...schemaMembers,
   'endpoint-added': { method: 'string', path: 'string' },
   ...endpointMembers,
 };
