@@ -47,7 +47,6 @@ export function diffContent(
 ): void {
   const oc = mediaMap(args.old);
   const nc = mediaMap(args.new);
-  const Dir = args.direction === 'request' ? 'request' : 'response';
   for (const [media, node] of oc) {
     if (!nc.has(media))
       emit(ctx, `${args.direction}-media-type-removed`, {
@@ -55,7 +54,7 @@ export function diffContent(
         side: 'old',
         direction: args.direction,
         oldValue: media,
-        message: `The ${Dir} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.`,
+        message: `The ${args.direction} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.`,
       });
   }
   for (const [media, node] of nc) {
@@ -65,7 +64,7 @@ export function diffContent(
         at: node,
         direction: args.direction,
         newValue: media,
-        message: `The ${Dir} content type ${media} was added.`,
+        message: `The ${args.direction} content type ${media} was added.`,
       });
       continue;
     }

@@ -2,6 +2,7 @@ import type { DocumentSet } from './document-set.ts';
 import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
 import type { Audience } from '../lifecycle/schedule.ts';
 import { parsePointer } from './json-pointer.ts';
+import { methodOfMember, operationMembers } from '../versions/openapi.ts';
 import { createRefResolver, type RefResolver, type ResolvedNode } from './ref-resolver.ts';
 import { compatRules, type RuleId } from './rules.ts';
 import type { Change, ChangeLocation, Direction } from './types.ts';
@@ -117,7 +118,7 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
   const tokens = parsePointer(options.at.pointer);
   if (tokens[0] === 'paths' && tokens[1] !== undefined && tokens[2] !== undefined && location.document === undefined) {
     location.path = tokens[1];
-    if (METHODS.has(tokens[2])) location.method = tokens[2].toUpperCase();
+    if (operationMembers.includes(tokens[2])) location.method = methodOfMember(tokens[2]);
     else if (tokens[2] === 'additionalOperations' && tokens[3] !== undefined) location.method = tokens[3];
   } else if (ctx.via !== undefined) {
     location.via = ctx.via;
@@ -125,8 +126,8 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
   return location;
 }
 
-/** HTTP methods an OpenAPI path item may hold. */
-export const METHODS: ReadonlySet<string> = new Set('get put post delete options head patch trace query'.split(' '));
+/** The HTTP methods an OpenAPI path item has a fixed field for (`GET` … `QUERY`). */
+export const FIXED_METHODS: ReadonlySet<string> = new Set(operationMembers.map(methodOfMember));
 
 /** A pair of schemas to compare and the way data flows through them. */
 export interface SchemaPair {
@@ -158,6 +159,7 @@ export function nodeKey(node: ResolvedNode): string {
   return node.nullable === true ? `${node.key}?` : node.key;
 }
 
-export function describeValue(direction: Direction, label: string): string {
-  return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
+/** `Request value \`user.name\``: a place in a request or response, named for messages. */
+export function describeValue(direction: Direction, label: string, noun = 'value'): string {
+  return `${direction === 'request' ? 'Request' : 'Response'} ${noun} \`${label}\``;
 }

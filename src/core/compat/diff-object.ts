@@ -1,4 +1,4 @@
-import { emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
+import { describeValue, emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
 import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
@@ -18,8 +18,8 @@ export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
   // Fields brought in by allOf members count as the object's own, so moving a field into a
   // shared base is no change. A member's own changes land at the member's pointers and are
   // deduplicated with those found when the member itself is compared.
-  const oldFields = collectFields(ctx.old.resolver, p.o, { flatten: true });
-  const newFields = collectFields(ctx.new.resolver, p.n, { flatten: true });
+  const oldFields = collectFields(ctx.old.resolver, p.o);
+  const newFields = collectFields(ctx.new.resolver, p.n);
   if (oldFields.properties.size > 0 || newFields.properties.size > 0) diffProperties(ctx, { p, oldFields, newFields });
   diffAdditional(ctx, p);
 }
@@ -32,8 +32,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     !skip(oldFields.properties.get(name), 'old') && !skip(newFields.properties.get(name), 'new');
   const removed = [...oldFields.properties.keys()].filter((k) => !newFields.properties.has(k) && visible(k));
   const added = [...newFields.properties.keys()].filter((k) => !oldFields.properties.has(k) && visible(k));
-  const field = (name: string) => `${p.label}.${name}`;
-  const Dir = p.direction === 'request' ? 'Request' : 'Response';
+  const field = (name: string) => describeValue(p.direction, `${p.label}.${name}`, 'field');
 
   const [gone] = removed;
   const [fresh] = added;
@@ -50,13 +49,13 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
       direction: p.direction,
       oldValue: gone,
       newValue: fresh,
-      message: `${Dir} field \`${field(gone)}\` seems renamed to \`${fresh}\`; clients using the old name break.`,
+      message: `${field(gone)} seems renamed to \`${fresh}\`; clients using the old name break.`,
     });
   } else {
     for (const name of removed) {
       const at = oldFields.properties.get(name) as DocNode;
       const removal = judgeRemoval(ctx, `${p.direction}-property`, ctx.old.resolver.resolve(at).value);
-      const message = `${Dir} field \`${field(name)}\` was removed${removal.tail}.`;
+      const message = `${field(name)} was removed${removal.tail}.`;
       emit(ctx, removal.id, { at, side: 'old', direction: p.direction, oldValue: name, message });
     }
     for (const name of added) {
@@ -73,7 +72,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
         at,
         direction: p.direction,
         newValue: name,
-        message: `${Dir} field \`${field(name)}\` was added${kind}.`,
+        message: `${field(name)} was added${kind}.`,
       });
     }
   }
@@ -82,7 +81,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     if (newNode === undefined || !visible(name)) continue;
     diffRequired(ctx, { p, name, at: newNode, was: oldFields.required.has(name), now: newFields.required.has(name) });
     diffDeprecated(ctx, { p, name, oldNode, newNode });
-    p.recurse(ctx, { old: oldNode, new: newNode, direction: p.direction, label: field(name) });
+    p.recurse(ctx, { old: oldNode, new: newNode, direction: p.direction, label: `${p.label}.${name}` });
   }
   if (p.direction === 'response') diffOrder(ctx, { p, oldFields, newFields });
 }
@@ -116,7 +115,7 @@ function diffDeprecated(
   const now = asSchema(newValue).deprecated === true;
   if (was || !now) return;
   const { p, name } = args;
-  const what = `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\``;
+  const what = describeValue(p.direction, `${p.label}.${name}`, 'field');
   emit(ctx, `${p.direction}-property-deprecated`, {
     at: args.newNode,
     direction: p.direction,
@@ -148,7 +147,7 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
     oldValue: oa,
     newValue: na,
   };
-  const what = `${p.direction === 'request' ? 'Request' : 'Response'} object \`${p.label}\``;
+  const what = describeValue(p.direction, p.label, 'object');
   if (oa !== false && na === false) {
     const message = `${what} no longer allows extra fields.`;
     emit(ctx, `${p.direction}-additional-properties-restricted`, { ...base, message });
@@ -170,20 +169,20 @@ function isHidden(resolver: RefResolver, node: DocNode, direction: Direction): b
   return direction === 'request' ? schema.readOnly === true : schema.writeOnly === true;
 }
 
-function collectFields(resolver: RefResolver, node: DocNode, options: { flatten: boolean; depth?: number }): Fields {
-  const depth = options.depth ?? 0;
+/**
+ * The properties of a resolved schema and its required names, those of its `allOf` members (32
+ * levels deep at most, counted from `depth`) flattened in; the first to name a property places it.
+ */
+export function collectFields(resolver: RefResolver, node: DocNode, depth = 0): Fields {
   const schema = asSchema(node.value);
   const properties = new Map<string, DocNode>();
   const required = requiredOf(schema);
   for (const [name, value] of Object.entries(propertiesOf(schema))) {
     properties.set(name, nodeAt(node, value, 'properties', name));
   }
-  if (options.flatten && Array.isArray(schema.allOf) && depth < 32) {
+  if (Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const inner = collectFields(resolver, resolveSchema(resolver, nodeAt(node, member, 'allOf', i)), {
-        flatten: true,
-        depth: depth + 1,
-      });
+      const inner = collectFields(resolver, resolveSchema(resolver, nodeAt(node, member, 'allOf', i)), depth + 1);
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);
     });

@@ -118,21 +118,23 @@ function collectParams(resolver: RefResolver, entry: OperationEntry): Map<string
 }
 
 /**
- * The parameters an operation declares, its path item's first, each resolved (a `$ref` followed)
- * and kept only when it names itself and where it goes. Operations and callbacks alike.
+ * The parameters an operation declares, its path item's first, each resolved (a `$ref` followed,
+ * `site` where the list names it) and kept only when it names itself and where it goes.
+ * Operations and callbacks alike.
  */
 export function declaredParameters(
   resolver: RefResolver,
   entry: { pathItem: DocNode; operation: DocNode },
-): Array<Omit<Param, 'required'>> {
-  const out: Array<Omit<Param, 'required'>> = [];
+): Array<Omit<Param, 'required'> & { site: DocNode }> {
+  const out: Array<Omit<Param, 'required'> & { site: DocNode }> = [];
   for (const owner of [entry.pathItem, entry.operation]) {
     const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
     if (!Array.isArray(list)) continue;
     list.forEach((raw, i) => {
-      const node = resolver.resolve(nodeAt(owner, raw, 'parameters', i));
+      const site = nodeAt(owner, raw, 'parameters', i);
+      const node = resolver.resolve(site);
       if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
-      out.push({ node, name: node.value.name, in: node.value.in, value: node.value });
+      out.push({ node, site, name: node.value.name, in: node.value.in, value: node.value });
     });
   }
   return out;

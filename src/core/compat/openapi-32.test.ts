@@ -120,6 +120,49 @@ describe('query: the safe method with a body', () => {
   });
 });
 
+describe("x-query: a 3.1 document's QUERY operation", () => {
+  const search = (members: Record<string, unknown>) => ({
+    openapi: '3.1.0',
+    info: { title: 'Test', version: '1.0.0' },
+    paths: { '/api/v1/search': { get: { responses: ok }, ...members } },
+  });
+  const answer = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
+  const op = (request: unknown, response: unknown) => ({
+    requestBody: { required: true, content: { 'application/json': { schema: request } } },
+    responses: answer(response),
+  });
+
+  it('a required request property added and a response property removed break, named QUERY', () => {
+    const changes = diff(
+      search({ 'x-query': op(object({ q: str }), object({ id: int, score: int })) }),
+      search({ 'x-query': op(object({ q: str, lang: str }, ['lang']), object({ id: int })) }),
+    );
+    assert.deepEqual(ids(changes), ['request-property-added-required:breaking', 'response-property-removed:breaking']);
+    for (const change of changes) {
+      assert.equal(change.location.method, 'QUERY');
+      assert.equal(change.location.path, '/api/v1/search');
+    }
+  });
+
+  it('a removed x-query operation is a removed QUERY endpoint', () => {
+    const [change, ...rest] = diff(search({ 'x-query': op(object({ q: str }), object({ id: int })) }), search({}));
+    assert.deepEqual(rest, []);
+    assert.equal(change?.id, 'endpoint-removed');
+    assert.equal(change?.location.method, 'QUERY');
+  });
+
+  it('beside a query member, x-query is not a second QUERY operation', () => {
+    const both = (response: unknown) =>
+      doc32({
+        '/api/v2/search': {
+          query: op(object({ q: str }), object({ id: int })),
+          'x-query': op(object({ q: str }), response),
+        },
+      });
+    assert.deepEqual(diff(both(object({ id: int, score: int })), both(object({ id: int }))), []);
+  });
+});
+
 describe('in: querystring, compared through its content schema with the request rules', () => {
   const op = (param: Record<string, unknown> | undefined) =>
     doc32({ '/api/v2/search': { get: { parameters: param === undefined ? [] : [param], responses: ok } } });

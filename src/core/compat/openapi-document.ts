@@ -1,5 +1,6 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
-import { METHODS, type DocNode } from './diff-context.ts';
+import { methodOfMember, operationMembers } from '../versions/openapi.ts';
+import { FIXED_METHODS, type DocNode } from './diff-context.ts';
 import type { DocumentSet } from './document-set.ts';
 import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
@@ -63,22 +64,28 @@ export function listOperations(side: { set: DocumentSet; resolver: RefResolver }
 
 /**
  * The operations of a path item, by the method a client sends: the fixed fields (`get` … `query`,
- * upper-cased) and OpenAPI 3.2's `additionalOperations` (spelled as sent: `PURGE`, `LINK`). An
- * `additionalOperations` entry for a fixed method is invalid (the lint reports it) and is left
- * out, so it can never shadow or double the fixed one.
+ * upper-cased; a 3.1 document's `x-query` is QUERY unless a `query` member is there) and OpenAPI
+ * 3.2's `additionalOperations` (spelled as sent: `PURGE`, `LINK`). An `additionalOperations` entry
+ * for a fixed method is invalid (the lint reports it) and is left out, so it can never shadow or
+ * double the fixed one.
  */
 export function pathItemOperations(item: DocNode): Array<{ method: string; operation: DocNode }> {
   if (!isObjectLike(item.value)) return [];
   const out: Array<{ method: string; operation: DocNode }> = [];
-  for (const [method, op] of Object.entries(item.value)) {
-    if (!METHODS.has(method) || !isObjectLike(op)) continue;
-    out.push({ method: method.toUpperCase(), operation: nodeAt(item, op, method) });
+  for (const [member, op] of Object.entries(item.value)) {
+    if (!isOperationMember(item.value, member) || !isObjectLike(op)) continue;
+    out.push({ method: methodOfMember(member), operation: nodeAt(item, op, member) });
   }
   const extra = item.value.additionalOperations;
   if (!isObjectLike(extra)) return out;
   for (const [method, op] of Object.entries(extra)) {
-    if (METHODS.has(method.toLowerCase()) || !isObjectLike(op)) continue;
+    if (FIXED_METHODS.has(method.toUpperCase()) || !isObjectLike(op)) continue;
     out.push({ method, operation: nodeAt(item, op, 'additionalOperations', method) });
   }
   return out;
+}
+
+/** Whether a member of a path item holds one of its fixed-field operations. */
+function isOperationMember(item: Record<string, unknown>, member: string): boolean {
+  return operationMembers.includes(member) && !(member === 'x-query' && 'query' in item);
 }

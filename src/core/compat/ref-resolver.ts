@@ -61,17 +61,11 @@ function followChain(set: DocumentSet, where: SelfUris, start: { uri: string; po
 }
 
 function located(current: { uri: string; pointer: string; value: unknown }): ResolvedNode {
-  const key = `${current.uri}#${current.pointer}`;
-  const match = current.pointer.startsWith('/components/') ? COMPONENT.exec(current.pointer) : null;
-  return match?.[1] === undefined
-    ? { uri: current.uri, pointer: current.pointer, value: current.value, key }
-    : {
-        uri: current.uri,
-        pointer: current.pointer,
-        value: current.value,
-        key,
-        name: match[1].replaceAll('~1', '/').replaceAll('~0', '~'),
-      };
+  const { uri, pointer, value } = current;
+  const node: ResolvedNode = { uri, pointer, value, key: `${uri}#${pointer}` };
+  const name = pointer.startsWith('/components/') ? COMPONENT.exec(pointer)?.[1] : undefined;
+  if (name !== undefined) node.name = name.replaceAll('~1', '/').replaceAll('~0', '~');
+  return node;
 }
 
 const COMPONENT = /^\/components\/[^/]+\/([^/]+)$/;

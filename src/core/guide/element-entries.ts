@@ -1,4 +1,5 @@
 import { fieldSchemas, type ElementDeprecation } from '../lifecycle/index.ts';
+import type { DeprecationManifestSource } from '../lifecycle/deprecation-manifest.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import type { ApiVersion } from '../versions/index.ts';
 import { reachableSchemas } from '../versions/schema-walk.ts';
@@ -55,13 +56,10 @@ export function elementGuideEntries(options: GuideElements): GuideEntry[] {
 }
 
 /** An endpoint deprecated within a version that otherwise stays, as the lifecycle store holds it. */
-interface DeprecatedEndpoint {
-  version: string;
-  method: string;
-  /** Route template below the version's base, `/users/{id}/posts`. */
-  path: string;
-  sunsetAt: number;
-}
+type DeprecatedEndpoint = Pick<
+  DeprecationManifestSource['endpoints'][number],
+  'version' | 'method' | 'path' | 'sunsetAt'
+>;
 
 /** The deprecated endpoints a guide lists, and the versions it moves between. */
 export interface GuideEndpoints {

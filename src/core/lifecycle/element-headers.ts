@@ -34,7 +34,17 @@ export function elementVerdict(
   const { used, clock, current } = options;
   const now = clock.now();
   const past = used.filter((e) => now > e.sunsetAt);
-  if (past.length > 0) return { removed: removedError(past, options.guideOf) };
+  if (past.length > 0) {
+    const removed = past.map((e) => ({
+      element: e.element,
+      version: e.version,
+      sunsetAt: e.sunsetAt,
+      replacement: replacementName(e),
+      guide: options.guideOf(e),
+      pointer: e.kind === 'parameter' ? `/query/${e.parameter}` : `/body/${e.field}`,
+    }));
+    return { removed: elementRemovedProblem(removed) };
+  }
   const rfc = options.style === 'rfc';
   const own = used.map((e) => ({
     e,
@@ -75,20 +85,4 @@ function instant(value: string): number {
   const text = value.trim();
   if (text.startsWith('@')) return Number(text.slice(1)) * 1000;
   return parseIsoInstant(text) ?? parseImfFixdate(text) ?? Number.POSITIVE_INFINITY;
-}
-
-function removedError(
-  past: readonly ElementDeprecation[],
-  guideOf: (e: ElementDeprecation) => string,
-): VersionaryError {
-  return elementRemovedProblem(
-    past.map((e) => ({
-      element: e.element,
-      version: e.version,
-      sunsetAt: e.sunsetAt,
-      replacement: replacementName(e),
-      guide: guideOf(e),
-      pointer: e.kind === 'parameter' ? `/query/${e.parameter}` : `/body/${e.field}`,
-    })),
-  );
 }

@@ -1,3 +1,4 @@
+import { safeDecode } from '../compat/json-pointer.ts';
 import type { ElementDeprecation, FieldElement } from './element-deprecation.ts';
 
 /** A request's parsed body and query (a repeated name's value is a list). */
@@ -88,10 +89,5 @@ export function looseQuery(target: string): Record<string, string[]> {
 }
 
 function decoded(text: string): string {
-  const plain = text.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(plain);
-  } catch {
-    return plain;
-  }
+  return safeDecode(text.replace(/\+/g, ' '));
 }

@@ -56,13 +56,30 @@ export function rescheduleDeprecation(options: RescheduleDeprecationOptions): Re
   if (known) throw known;
   const previous = versions.find((v) => v.name === version)?.schedule;
   const state = stateAt({ schedule: previous, clock });
-  if (!previous || state === 'removed') throw notReschedulable({ version, state });
+  const refused = (message: string) =>
+    createViolation({
+      code: ErrorCode.InvalidSchedule,
+      rule: PolicyRule.LifecycleTransition,
+      message,
+      extensions: { version, state, event: 'reschedule-deprecation' },
+    });
+  if (!previous || state === 'removed')
+    throw refused(
+      state === 'active'
+        ? `${version} is not deprecated, so there is nothing to reschedule; deprecate it with scheduleDeprecation.`
+        : `${version} is removed, and the lifecycle has no way out of Removed; publish a new version instead.`,
+    );
 
   const schedule = readScheduleRequest(options, { ...previous, subject });
   const { deprecatedAt, sunsetAt } = schedule;
 
   const violations = [
-    state === 'sunset_window' && deprecatedAt > now ? deprecationPassed({ previous, deprecatedAt }) : undefined,
+    state === 'sunset_window' && deprecatedAt > now
+      ? refused(
+          `${previous.version} has been deprecated since ${formatIsoDate(previous.deprecatedAt)}; ` +
+            `its deprecation cannot move into the future (${formatIsoDate(deprecatedAt)}), which would take it back out of its sunset window.`,
+        )
+      : undefined,
     checkSunsetOrder(schedule),
     checkConcreteSunset({ schedule, sunsetNamed: options.noticeMonths === undefined }),
     // A later sunset never shortens anyone's notice; an earlier one is news, so notice counts from now.
@@ -74,29 +91,4 @@ export function rescheduleDeprecation(options: RescheduleDeprecationOptions): Re
   const policy = toPolicyError(violations, { subject });
   if (policy) throw policy;
   return { schedule, previous, warnings: checkBreakingSpacing(versions) };
-}
-
-function notReschedulable(options: { version: string; state: string }): VersionaryError {
-  const { version, state } = options;
-  return createViolation({
-    code: ErrorCode.InvalidSchedule,
-    rule: PolicyRule.LifecycleTransition,
-    message:
-      state === 'active'
-        ? `${version} is not deprecated, so there is nothing to reschedule; deprecate it with scheduleDeprecation.`
-        : `${version} is removed, and the lifecycle has no way out of Removed; publish a new version instead.`,
-    extensions: { version, state, event: 'reschedule-deprecation' },
-  });
-}
-
-function deprecationPassed(options: { previous: DeprecationSchedule; deprecatedAt: number }): VersionaryError {
-  const { previous, deprecatedAt } = options;
-  return createViolation({
-    code: ErrorCode.InvalidSchedule,
-    rule: PolicyRule.LifecycleTransition,
-    message:
-      `${previous.version} has been deprecated since ${formatIsoDate(previous.deprecatedAt)}; ` +
-      `its deprecation cannot move into the future (${formatIsoDate(deprecatedAt)}), which would take it back out of its sunset window.`,
-    extensions: { version: previous.version, state: 'sunset_window', event: 'reschedule-deprecation' },
-  });
 }

@@ -1,5 +1,9 @@
 import type { Clock } from '../clock/index.ts';
-import { checkSchedulePolicy } from './check-schedule-policy.ts';
+import { VersionaryError } from '../errors/index.ts';
+import { checkBreakingSpacing } from './breaking-spacing.ts';
+import { stateAt, transition } from './lifecycle-state.ts';
+import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts';
+import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 import type { LifecycleVersion, Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { toPolicyError, type PolicyWarning } from './policy-report.ts';
 import { readScheduleRequest } from './schedule-input.ts';
@@ -47,18 +51,52 @@ export interface ScheduledDeprecation {
  * ```
  */
 export function scheduleDeprecation(options: ScheduleDeprecationOptions): ScheduledDeprecation {
+  const { version, versions } = options;
   const now = options.clock.now();
-  const schedule = readScheduleRequest(options, { deprecatedAt: now, subject: `deprecation of ${options.version}` });
-  const report = checkSchedulePolicy({
-    schedule,
-    versions: options.versions,
-    audience: options.audience,
-    replacement: options.replacement,
-    announcedAt: now,
-    sunsetNamed: options.sunsetAt !== undefined,
-    announcedAnew: options.deprecatedAt === undefined && options.sunsetAt === undefined,
-  });
-  const error = toPolicyError(report.violations, { subject: `deprecation of ${options.version}` });
+  const subject = `deprecation of ${version}`;
+  const schedule = readScheduleRequest(options, { deprecatedAt: now, subject });
+  const violations = [
+    checkVersionKnown({ version, versions }),
+    checkTransition({
+      schedule,
+      versions,
+      at: now,
+      // The spec's scheduling (a notice period, no dates) announces anew, so a deprecated version may take it.
+      anew: options.deprecatedAt === undefined && options.sunsetAt === undefined,
+    }),
+    checkSunsetOrder(schedule),
+    // A sunset that came from a default notice period is not named by the caller.
+    checkConcreteSunset({ schedule, sunsetNamed: options.sunsetAt !== undefined }),
+    // Notice counts from the scheduling call.
+    checkNoticePeriod({ schedule, audience: options.audience ?? 'public', announcedAt: now }),
+    checkReplacementExists({ version, versions, replacement: options.replacement }),
+  ].filter((v): v is VersionaryError => v !== undefined);
+  const error = toPolicyError(violations, { subject });
   if (error) throw error;
-  return { schedule, warnings: report.warnings };
+  return { schedule, warnings: checkBreakingSpacing(versions) };
+}
+
+/** The state at the scheduling call must allow a deprecation. */
+function checkTransition(options: {
+  schedule: DeprecationSchedule;
+  versions: readonly LifecycleVersion[];
+  at: number;
+  anew: boolean;
+}): VersionaryError | undefined {
+  const current = options.versions.find((v) => v.name === options.schedule.version);
+  if (!current) return undefined;
+  const state = stateAt({ schedule: current.schedule, clock: { now: () => options.at } });
+  if (options.anew && (state === 'deprecated' || state === 'sunset_window')) return undefined;
+  try {
+    transition(state, options.schedule.reason === 'critical-fix' ? 'critical-fix' : 'schedule-deprecation');
+    return undefined;
+  } catch (error) {
+    if (state !== 'deprecated' && state !== 'sunset_window') return error as VersionaryError;
+    const refused = error as VersionaryError;
+    return new VersionaryError({
+      code: refused.code,
+      detail: `${refused.detail} To move its dates, use rescheduleDeprecation.`,
+      extensions: refused.extensions,
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import { nodeAt } from '../compat/json-pointer.ts';
+import { declaredParameters } from '../compat/diff-parameters.ts';
 import { joinPointer } from '../compat/index.ts';
 import { isObjectLike } from '../compat/schema-model.ts';
 import type { LintContext, LintFinding } from './lint-context.ts';
@@ -49,31 +49,19 @@ const IDENTIFIER = /^(id|ids|uuid|guid)$|[a-z0-9](Id|ID|Ids|_id|_ids|-id|_ID)$/;
 export function checkIdentifiersInQuery(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
   for (const op of ctx.operations) {
-    for (const owner of [op.pathItem, op.operation]) {
-      const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
-      if (!Array.isArray(list)) continue;
-      list.forEach((raw, i) => {
-        const param = ctx.resolver.resolve(nodeAt(owner, raw, 'parameters', i)).value;
-        if (
-          !isObjectLike(param) ||
-          param.in !== 'query' ||
-          typeof param.name !== 'string' ||
-          !IDENTIFIER.test(param.name)
-        )
-          return;
-        const name = param.name;
-        const base = op.path.replace(/\/+$/, '');
-        const fix = /^(id|ids|uuid|guid)$/i.test(name)
-          ? `${base}/{${name}}`
-          : `/…/{${name}}${base.slice(base.lastIndexOf('/'))}`;
-        out.push({
-          rule: 'identifier-in-query',
-          path: op.path,
-          method: op.method,
-          pointer: joinPointer(owner.pointer, 'parameters', i),
-          message: `Query parameter "${name}" carries a resource identifier.`,
-          suggestion: `Make it a path segment: ${fix}.`,
-        });
+    for (const { site, name, in: where } of declaredParameters(ctx.resolver, op)) {
+      if (where !== 'query' || !IDENTIFIER.test(name)) continue;
+      const base = op.path.replace(/\/+$/, '');
+      const fix = /^(id|ids|uuid|guid)$/i.test(name)
+        ? `${base}/{${name}}`
+        : `/…/{${name}}${base.slice(base.lastIndexOf('/'))}`;
+      out.push({
+        rule: 'identifier-in-query',
+        path: op.path,
+        method: op.method,
+        pointer: site.pointer,
+        message: `Query parameter "${name}" carries a resource identifier.`,
+        suggestion: `Make it a path segment: ${fix}.`,
       });
     }
   }

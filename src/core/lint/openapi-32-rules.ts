@@ -1,5 +1,5 @@
 import { declaredParameters } from '../compat/diff-parameters.ts';
-import { METHODS } from '../compat/diff-context.ts';
+import { FIXED_METHODS } from '../compat/diff-context.ts';
 import { joinPointer } from '../compat/json-pointer.ts';
 import { isObjectLike } from '../compat/schema-model.ts';
 import type { LintContext, LintFinding } from './lint-context.ts';
@@ -18,7 +18,7 @@ export function checkAdditionalOperations(ctx: LintContext): LintFinding[] {
     if (!isObjectLike(extra)) continue;
     for (const method of Object.keys(extra)) {
       const fixed = method.toLowerCase();
-      if (!METHODS.has(fixed)) continue;
+      if (!FIXED_METHODS.has(method.toUpperCase())) continue;
       out.push({
         rule: 'additional-operation-fixed-method',
         path,

@@ -1,6 +1,7 @@
 import { nodeAt } from '../compat/json-pointer.ts';
 import { joinPointer } from '../compat/index.ts';
-import { asSchema, isObjectLike, propertiesOf, resolveSchema } from '../compat/schema-model.ts';
+import { collectFields } from '../compat/diff-object.ts';
+import { isObjectLike, resolveSchema } from '../compat/schema-model.ts';
 import type { LintContext, LintFinding } from './lint-context.ts';
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail'] as const;
@@ -38,25 +39,11 @@ function isProblemResponse(ctx: LintContext, response: { uri: string; pointer: s
   return Object.entries(content).some(([media, body]) => {
     if (/^application\/problem\+(json|xml)/i.test(media)) return true;
     if (!isObjectLike(body) || body.schema === undefined) return false;
-    const fields = fieldNames(ctx, nodeAt(response, body.schema, 'content', media, 'schema'), 0);
-    return PROBLEM_FIELDS.every((f) => fields.has(f));
+    const schema = resolveSchema(ctx.resolver, nodeAt(response, body.schema, 'content', media, 'schema'));
+    // Starting at 16 of compat's 32 levels: the lint reads 16 levels of `allOf` members.
+    const { properties } = collectFields(ctx.resolver, schema, 16);
+    return PROBLEM_FIELDS.every((f) => properties.has(f));
   });
-}
-
-function fieldNames(
-  ctx: LintContext,
-  node: { uri: string; pointer: string; value: unknown },
-  depth: number,
-): Set<string> {
-  const resolved = resolveSchema(ctx.resolver, node);
-  const schema = asSchema(resolved.value);
-  const names = new Set(Object.keys(propertiesOf(schema)));
-  if (Array.isArray(schema.allOf) && depth < 16) {
-    schema.allOf.forEach((member, i) => {
-      for (const n of fieldNames(ctx, nodeAt(resolved, member, 'allOf', i), depth + 1)) names.add(n);
-    });
-  }
-  return names;
 }
 
 /**

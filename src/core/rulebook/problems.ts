@@ -178,21 +178,20 @@ export function elementRemovedProblem(past: readonly PastElement[]): VersionaryE
   });
 }
 
+/** A refusal of the version negotiation: it names the versions the API supports. */
+function negotiationProblem(code: ErrorCode, detail: string, supported: readonly string[]): VersionaryError {
+  return new VersionaryError({ code, detail, extensions: { supportedVersions: [...supported] } });
+}
+
 /** A version the API does not publish, named in the path or (`source: 'accept'`) in `Accept`. */
 export function unknownVersionProblem(o: {
   name: string;
   supported: readonly string[];
   source: 'path' | 'accept';
 }): VersionaryError {
-  const list = o.supported.join(', ');
-  return new VersionaryError({
-    code: ErrorCode.VersionUnknown,
-    detail:
-      o.source === 'path'
-        ? `${echo(o.name)} is not a published version. Supported versions: ${list}.`
-        : `Accept names ${o.name}, which is not a published version. Supported versions: ${list}.`,
-    extensions: { supportedVersions: [...o.supported] },
-  });
+  const named = o.source === 'path' ? echo(o.name) : `Accept names ${o.name}, which`;
+  const detail = `${named} is not a published version. Supported versions: ${o.supported.join(', ')}.`;
+  return negotiationProblem(ErrorCode.VersionUnknown, detail, o.supported);
 }
 
 /** An API path with no version in it nor in `Accept`. */
@@ -201,29 +200,20 @@ export function versionMissingProblem(o: {
   vendor: string;
   supported: readonly string[];
 }): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.VersionMissing,
-    detail: `No API version given. Use ${o.prefix}/v<n>/... or Accept: application/vnd.${o.vendor}.v<n>+json. Supported versions: ${o.supported.join(', ')}.`,
-    extensions: { supportedVersions: [...o.supported] },
-  });
+  const detail = `No API version given. Use ${o.prefix}/v<n>/... or Accept: application/vnd.${o.vendor}.v<n>+json. Supported versions: ${o.supported.join(', ')}.`;
+  return negotiationProblem(ErrorCode.VersionMissing, detail, o.supported);
 }
 
 /** `Accept` names a version that cannot be read (`version=abc`): 400 `VERSION_MISSING`. */
 export function acceptUnreadableProblem(o: { ranges: string; supported: readonly string[] }): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.VersionMissing,
-    detail: `Accept names a version that cannot be read (${o.ranges}). Supported versions: ${o.supported.join(', ')}.`,
-    extensions: { supportedVersions: [...o.supported] },
-  });
+  const detail = `Accept names a version that cannot be read (${o.ranges}). Supported versions: ${o.supported.join(', ')}.`;
+  return negotiationProblem(ErrorCode.VersionMissing, detail, o.supported);
 }
 
 /** `Accept` names several versions: 400 `VERSION_CONFLICT`. */
 export function acceptSeveralProblem(o: { versions: string; supported: readonly string[] }): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.VersionConflict,
-    detail: `Accept names several versions (${o.versions}); name one.`,
-    extensions: { supportedVersions: [...o.supported] },
-  });
+  const detail = `Accept names several versions (${o.versions}); name one.`;
+  return negotiationProblem(ErrorCode.VersionConflict, detail, o.supported);
 }
 
 /** The path and `Accept` name different versions: 400 `VERSION_CONFLICT`. */
@@ -232,20 +222,14 @@ export function versionConflictProblem(o: {
   accept: string;
   supported: readonly string[];
 }): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.VersionConflict,
-    detail: `The path says ${o.path} but Accept says ${o.accept}.`,
-    extensions: { supportedVersions: [...o.supported] },
-  });
+  const detail = `The path says ${o.path} but Accept says ${o.accept}.`;
+  return negotiationProblem(ErrorCode.VersionConflict, detail, o.supported);
 }
 
 /** `Accept` admits no JSON: 406 `NOT_ACCEPTABLE`. */
 export function notAcceptableProblem(o: { supported: readonly string[] }): VersionaryError {
-  return new VersionaryError({
-    code: ErrorCode.NotAcceptable,
-    detail: 'This API answers only with JSON: accept application/json or a versioned media type.',
-    extensions: { supportedVersions: [...o.supported] },
-  });
+  const detail = 'This API answers only with JSON: accept application/json or a versioned media type.';
+  return negotiationProblem(ErrorCode.NotAcceptable, detail, o.supported);
 }
 
 /** The upstream could not be reached, or did not answer in time: 502 or 504. */

@@ -1,6 +1,6 @@
 import { versionNamePattern } from './bundle-types.ts';
-import { endpointMemberProblem, endpointMembers, endpointOptional } from './endpoint-instructions.ts';
-import type { Instruction } from './instructions.ts';
+import { endpointMembers } from './endpoint-instructions.ts';
+import { schemaMembers, type Instruction } from './instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 import { defineVersionChange, type VersionChange } from './version-change.ts';
 import { isPlainObject } from './schema-walk.ts';
@@ -15,43 +15,11 @@ export interface VersionChangeEntry {
 
 const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
 
-/** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
+/** Each op's members beside `op`, by kind; a member of another kind is a mistake. */
 const members: Record<Instruction['op'], Record<string, string>> = {
-  'field-added': { schema: 'string', field: 'string' },
-  'field-removed': {
-    schema: 'string',
-    field: 'string',
-    definition: 'schema',
-    required: 'flag',
-    deprecatedIn: 'string',
-    default: 'value',
-    from: 'pointer',
-  },
-  'field-retyped': { schema: 'string', field: 'string', previous: 'schema', map: 'values', mapUp: 'values' },
-  'field-renamed': { schema: 'string', field: 'string', previousName: 'string' },
-  'schema-renamed': { schema: 'string', previousName: 'string' },
-  'enum-values-added': { schema: 'string', field: 'string', values: 'strings', mapDownTo: 'map' },
-  'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
-  'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
+  ...schemaMembers,
   'endpoint-added': { method: 'string', path: 'string' },
   ...endpointMembers,
-};
-const optional = new Set([
-  'required',
-  'deprecatedIn',
-  'mapDownTo',
-  'mapUpTo',
-  'previousFrom',
-  'default',
-  'from',
-  'map',
-  'mapUp',
-  ...endpointOptional,
-]);
-/** An enum change names no field when its schema is the enum itself (a referenced component). */
-const optionalIn: Partial<Record<Instruction['op'], string>> = {
-  'enum-values-added': 'field',
-  'enum-values-removed': 'field',
 };
 
 /**
@@ -112,21 +80,15 @@ function readInstruction(step: unknown, at: string, problems: string[]): Instruc
   const before = problems.length;
   for (const key of Object.keys(step))
     if (key !== 'op' && !(key in shape)) problems.push(`${at}.${key}: is not a member of ${op}`);
-  for (const [key, kind] of Object.entries(shape)) {
+  for (const [key, declared] of Object.entries(shape)) {
     const value = step[key];
+    const kind = declared.replace(/\?$/, '');
     if (value === undefined) {
-      // An enum change of a referenced component names no field; a header renamed without a route
-      // is renamed on every endpoint.
-      if (
-        !optional.has(key) &&
-        optionalIn[op] !== key &&
-        !(op === 'header-renamed' && (key === 'method' || key === 'path'))
-      )
-        problems.push(`${at}.${key}: is required by ${op}`);
+      if (kind === declared) problems.push(`${at}.${key}: is required by ${op}`);
       continue;
     }
-    const problem = endpointMemberProblem(kind, value) ?? checkMember(kind, value);
-    if (problem) problems.push(`${at}.${key}: ${problem}`);
+    const [fits, need] = kinds[kind]!;
+    if (!fits(value)) problems.push(`${at}.${key}: ${need}`);
   }
   if (op === 'endpoint-added' && typeof step.method === 'string' && !methods.includes(step.method))
     problems.push(`${at}.method: must be one of ${methods.join(', ')}`);
@@ -136,31 +98,31 @@ function readInstruction(step: unknown, at: string, problems: string[]): Instruc
   return structuredClone(step) as unknown as Instruction & { method?: HttpMethod; previous?: JsonSchema };
 }
 
-function checkMember(kind: string, value: unknown): string | undefined {
-  switch (kind) {
-    case 'string':
-      return typeof value === 'string' && value !== '' ? undefined : 'must be a non-empty string';
-    case 'strings':
-      return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
-        ? undefined
-        : 'must be a non-empty list of strings';
-    case 'map':
-      return isPlainObject(value) && Object.values(value).every((v) => typeof v === 'string')
-        ? undefined
-        : 'must map each value to a string';
-    case 'values':
-      return isPlainObject(value) ? undefined : 'must map each value (as text) to the value it becomes';
-    case 'value':
-      return undefined;
-    case 'schema':
-      return isPlainObject(value) || typeof value === 'boolean' ? undefined : 'must be a JSON Schema object';
-    case 'flag':
-      return typeof value === 'boolean' ? undefined : 'must be true or false';
-    case 'pointer':
-      return typeof value === 'string' && (value === '' || value.startsWith('/'))
-        ? undefined
-        : 'must be a JSON pointer such as "/data"';
-    default:
-      return undefined;
-  }
-}
+const endpointMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Each member kind of the `members` table: whether a value is of it, and what is said when it is not. */
+const kinds: Record<string, [(value: unknown) => boolean, string]> = {
+  string: [(v) => typeof v === 'string' && v !== '', 'must be a non-empty string'],
+  strings: [
+    (v) => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string'),
+    'must be a non-empty list of strings',
+  ],
+  map: [
+    (v) => isPlainObject(v) && Object.values(v).every((s) => typeof s === 'string'),
+    'must map each value to a string',
+  ],
+  values: [isPlainObject, 'must map each value (as text) to the value it becomes'],
+  value: [() => true, ''],
+  schema: [(v) => isPlainObject(v) || typeof v === 'boolean', 'must be a JSON Schema object'],
+  flag: [(v) => typeof v === 'boolean', 'must be true or false'],
+  pointer: [(v) => typeof v === 'string' && (v === '' || v.startsWith('/')), 'must be a JSON pointer such as "/data"'],
+  method: [(v) => typeof v === 'string' && endpointMethods.includes(v), `must be one of ${endpointMethods.join(', ')}`],
+  path: [(v) => typeof v === 'string' && v.startsWith('/'), 'must be a path starting with "/"'],
+  status: [
+    (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599,
+    'must be an HTTP status (100 to 599)',
+  ],
+  direction: [(v) => v === 'request' || v === 'response', 'must be "request" or "response"'],
+  header: [(v) => typeof v === 'string' && token.test(v), 'must be a header name'],
+};

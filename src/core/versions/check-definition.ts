@@ -1,6 +1,6 @@
 import { reachableSchemas } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
-import { retypeConversion } from './data-migrations.ts';
+import { givesValue, retypeConversion } from './data-migrations.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
 
@@ -37,12 +37,9 @@ export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProble
   const problems: DefinitionProblem[] = [];
   for (const [v, version] of versions.entries()) {
     if (v === 0) continue;
-    const requestRoots = version.operations.map((o) => o.body).filter((n): n is string => !!n);
-    const responseRoots = version.operations
-      .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
-      .filter((n): n is string => !!n);
-    const inRequests = reachableSchemas({ schemas: version.schemas, roots: requestRoots });
-    const inResponses = reachableSchemas({ schemas: version.schemas, roots: responseRoots });
+    const roots = bodyRoots(version);
+    const inRequests = reachableSchemas({ schemas: version.schemas, roots: roots.requests });
+    const inResponses = reachableSchemas({ schemas: version.schemas, roots: roots.responses });
     const requests = new Set(version.changes.flatMap((c) => Object.keys(c.requests ?? {})));
     const responses = new Set(version.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     for (const name of [...requests, ...responses]) {
@@ -63,23 +60,28 @@ export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProble
         step.op === 'field-retyped'
           ? ` (${step.schema}.${step.field}'s types convert as data only between number or integer and string, or by "map")`
           : '';
-      if (needsResponse && !responses.has(step.schema)) {
-        problems.push({
-          detail: `${version.name}: ${step.op} on "${step.schema}" needs a response migration for it${why}`,
-          pointer,
-          needs: { direction: 'response', schema: step.schema },
-        });
-      }
-      if (needsRequest && !requests.has(step.schema)) {
-        problems.push({
-          detail: `${version.name}: ${step.op} on "${step.schema}" needs a request migration for it${why}`,
-          pointer,
-          needs: { direction: 'request', schema: step.schema },
-        });
-      }
+      for (const [direction, needed, declared] of [
+        ['response', needsResponse, responses],
+        ['request', needsRequest, requests],
+      ] as const)
+        if (needed && !declared.has(step.schema))
+          problems.push({
+            detail: `${version.name}: ${step.op} on "${step.schema}" needs a ${direction} migration for it${why}`,
+            pointer,
+            needs: { direction, schema: step.schema },
+          });
     }
   }
   return problems;
+}
+
+/** The schemas an operation's bodies are named by: its requests' and its responses'. */
+export function bodyRoots(version: Pick<ApiVersion, 'operations'>): { requests: string[]; responses: string[] } {
+  const named = (names: Array<string | undefined>) => names.filter((n): n is string => !!n);
+  return {
+    requests: named(version.operations.map((o) => o.body)),
+    responses: named(version.operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema))),
+  };
 }
 
 /** Whether a step needs a migration function: what it changes, data alone cannot translate. */
@@ -94,7 +96,7 @@ function needsMigration(
     }
     case 'field-removed':
       // Its requests' value is dropped on the way up; responses are checkProducible's.
-      return step.from === undefined && !Object.hasOwn(step, 'default');
+      return !givesValue(step);
     case 'schema-replaced':
       return true;
     default:

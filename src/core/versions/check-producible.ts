@@ -1,8 +1,8 @@
 import { isPlainObject, reachableSchemas, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
-import { locatedSteps, type DefinitionProblem } from './check-definition.ts';
-import { instructionsOn } from './data-migrations.ts';
+import { bodyRoots, locatedSteps, type DefinitionProblem } from './check-definition.ts';
+import { givesValue, instructionsOn } from './data-migrations.ts';
 
 /**
  * Declarations that cannot work whatever the handler returns or the client sends: without a
@@ -16,15 +16,12 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
     if (!older) return;
     const say = (text: string, at: Omit<DefinitionProblem, 'detail'> = { pointer: `/versions/${i}` }) =>
       problems.push({ detail: `${newer.name}: ${text}`, ...at });
-    const responseRoots = older.operations
-      .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
-      .filter(isName);
-    const requestRoots = older.operations.map((o) => o.body).filter(isName);
+    const roots = bodyRoots(older);
     const down = new Set(newer.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     const up = new Set(newer.changes.flatMap((c) => Object.keys(c.requests ?? {})));
     // What the target version's bodies contain that no migration of the step rewrites.
-    const inResponses = reachableSchemas({ schemas: older.schemas, roots: responseRoots, stopAt: down });
-    const inRequests = reachableSchemas({ schemas: newer.schemas, roots: requestRoots, stopAt: up });
+    const inResponses = reachableSchemas({ schemas: older.schemas, roots: roots.responses, stopAt: down });
+    const inRequests = reachableSchemas({ schemas: newer.schemas, roots: roots.requests, stopAt: up });
 
     for (const name of inResponses) {
       const source = asTranslated(newer.schemas[name], { steps: newer, name, direction: 'down' });
@@ -47,8 +44,7 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
       }
     }
     for (const { step, pointer } of locatedSteps(newer, i)) {
-      const shown = step.op === 'field-removed' && (step.from !== undefined || Object.hasOwn(step, 'default'));
-      if (step.op === 'field-removed' && !step.required && !shown && inResponses.has(step.schema)) {
+      if (step.op === 'field-removed' && !step.required && !givesValue(step) && inResponses.has(step.schema)) {
         say(
           `field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`,
           { pointer },
@@ -98,12 +94,7 @@ function asTranslated(
           : [[s.previousName, s.field]],
     ),
   );
-  const shown =
-    at.direction === 'up'
-      ? []
-      : steps.flatMap((s) =>
-          s.op === 'field-removed' && (s.from !== undefined || Object.hasOwn(s, 'default')) ? [s.field] : [],
-        );
+  const shown = at.direction === 'up' ? [] : steps.filter(givesValue).map((s) => s.field);
   if (names.size === 0 && shown.length === 0) return schema;
   const rename = (key: string) => names.get(key) ?? key;
   const props = Object.entries(propertiesOf(schema)).map(([key, value]): [string, JsonSchema] => [rename(key), value]);
@@ -112,10 +103,6 @@ function asTranslated(
     properties: Object.fromEntries([...props, ...shown.map((field): [string, JsonSchema] => [field, {}])]),
     required: [...requiredOf(schema).map(rename), ...shown],
   };
-}
-
-function isName(name: string | undefined): name is string {
-  return !!name;
 }
 
 interface Gap {

@@ -39,6 +39,13 @@ export function retypeConversion(step: Step<'field-retyped'>, newer: JsonSchema 
   return undefined;
 }
 
+/** A removed field older responses still show, from a value given as data (`from`, `default`). */
+export function givesValue(
+  step: Instruction,
+): step is Step<'field-removed'> & ({ from: string } | { default: unknown }) {
+  return step.op === 'field-removed' && (step.from !== undefined || Object.hasOwn(step, 'default'));
+}
+
 /**
  * A version's data instructions on schema `name`, taking a newer body down (removed fields shown,
  * retyped ones converted, renamed ones renamed); after the change's own migrations, which see the
@@ -46,9 +53,7 @@ export function retypeConversion(step: Step<'field-retyped'>, newer: JsonSchema 
  */
 export function dataDown(version: ApiVersion, name: string): Transform {
   const steps = stepsOn(version, name);
-  const shown = steps.flatMap((s) =>
-    s.op === 'field-removed' && (s.from !== undefined || Object.hasOwn(s, 'default')) ? [s] : [],
-  );
+  const shown = steps.filter(givesValue);
   const converts = conversionsOf(version, steps, 'down');
   const renames = new Map(steps.flatMap((s) => (s.op === 'field-renamed' ? [[s.field, s.previousName]] : [])));
   if (shown.length === 0 && converts.size === 0 && renames.size === 0) return null;

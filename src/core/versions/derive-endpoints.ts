@@ -1,7 +1,7 @@
 import { routablePath } from './check-definition.ts';
 import type { EndpointInstruction } from './endpoint-instructions.ts';
 import type { Instruction } from './instructions.ts';
-import type { HttpMethod, OperationSpec } from './types.ts';
+import type { HttpMethod, JsonSchema, OperationSpec } from './types.ts';
 
 type EndpointStep = EndpointInstruction | Extract<Instruction, { op: 'endpoint-added' }>;
 
@@ -30,7 +30,7 @@ export function deriveEndpoint(at: {
       return op ? operations.filter((o) => o !== op) : operations;
     }
     case 'endpoint-removed':
-      return restoreRemoved({ ...at, step, find });
+      return restoreRemoved({ step, version: at.version, operations, fail, find, refuse });
     case 'endpoint-moved': {
       const op = routed(step.method, step.path);
       const method = step.previousMethod ?? step.method;
@@ -67,13 +67,7 @@ export function deriveEndpoint(at: {
       if (properties && !Object.hasOwn(properties, step.name))
         return refuse(`query-renamed names ${step.name} of ${step.method} ${step.path}, which it does not take`);
       if (!op.query || !properties) return operations;
-      const renamed = Object.fromEntries(
-        Object.entries(properties).map(([k, v]) => [k === step.name ? step.previousName : k, v]),
-      );
-      const required = Array.isArray(op.query.required)
-        ? { required: (op.query.required as string[]).map((k) => (k === step.name ? step.previousName : k)) }
-        : {};
-      return replace(op, { ...op, query: { ...op.query, properties: renamed, ...required } });
+      return replace(op, { ...op, query: withMemberRenamed(op.query, step.name, step.previousName) });
     }
     case 'header-renamed': {
       if ((step.method === undefined) !== (step.path === undefined))
@@ -112,12 +106,9 @@ function restoreRemoved(at: {
   operations: OperationSpec[];
   fail: (text: string) => void;
   find: (method: HttpMethod, path: string) => OperationSpec | undefined;
+  refuse: (text: string) => OperationSpec[];
 }): OperationSpec[] {
-  const { step, operations, fail, find } = at;
-  const refuse = (text: string) => {
-    fail(text);
-    return operations;
-  };
+  const { step, operations, fail, find, refuse } = at;
   const id = step.operationId ?? removedOperationId(step.method, step.path);
   if (find(step.method, step.path))
     return refuse(`endpoint-removed names ${step.method} ${step.path}, which the version still routes`);
@@ -143,6 +134,14 @@ function restoreRemoved(at: {
     ...operations,
     { ...upstream, id, method: step.method, path: step.path, summary: step.summary ?? upstream.summary },
   ];
+}
+
+/** An object schema with member `from` named `to`, in its place among the others (documents keep their order). */
+export function withMemberRenamed(schema: JsonSchema, from: string, to: string): JsonSchema {
+  const rename = (key: string) => (key === from ? to : key);
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [rename(k), v]));
+  const required = Array.isArray(schema.required) ? { required: (schema.required as string[]).map(rename) } : {};
+  return { ...schema, properties, ...required };
 }
 
 /** The id of an endpoint back in an older version, from its route: `get_legacy_users`. */

@@ -1,4 +1,4 @@
-import { deriveEndpoint } from './derive-endpoints.ts';
+import { deriveEndpoint, withMemberRenamed } from './derive-endpoints.ts';
 import type { Instruction } from './instructions.ts';
 import { missingAtPointer } from './schema-pointer.ts';
 import { requiredOf } from './schema-walk.ts';
@@ -100,7 +100,7 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
     } else if (step.op === 'field-renamed') {
       if (Object.hasOwn(props, step.previousName))
         fail(`field-renamed names ${where}'s previous name "${step.previousName}", which ${step.schema} also has`);
-      else renameField(schema, step);
+      else schemas[step.schema] = withMemberRenamed(schema, step.field, step.previousName);
     } else {
       const field = { ...(props[step.field] as JsonSchema) };
       props[step.field] = field;
@@ -108,16 +108,6 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
     }
   }
   return { schemas, operations, problems, names };
-}
-
-/** The field under its previous name, in its place among the others (documents keep their order). */
-function renameField(schema: JsonSchema, step: { field: string; previousName: string }): void {
-  const props = schema.properties as Record<string, JsonSchema>;
-  schema.properties = Object.fromEntries(
-    Object.entries(props).map(([key, value]) => [key === step.field ? step.previousName : key, value]),
-  );
-  if (Array.isArray(schema.required))
-    schema.required = (schema.required as string[]).map((f) => (f === step.field ? step.previousName : f));
 }
 
 /** Where an enum instruction applies, the instruction and how to report a mistake in it. */

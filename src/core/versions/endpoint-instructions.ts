@@ -1,55 +1,76 @@
-import type { HttpMethod } from './types.ts';
+import type { HttpMethod, JsonSchema } from './types.ts';
 
-/**
- * The newer version removed an endpoint that older versions still have. An older call is served
- * by `upstreamPath` (and `upstreamMethod`), an operation the newer version still routes, or
- * answered 410 when none is given.
- */
-interface EndpointRemoved {
-  op: 'endpoint-removed';
-  method: HttpMethod;
-  path: string;
-  /** The newer version's path that serves the older calls (its parameters named as in `path`). */
-  upstreamPath?: string;
-  /** The newer version's method there (default: `method`). */
-  upstreamMethod?: HttpMethod;
-  /** The older operation's id (default: the method and path, `get_legacy_users`). */
-  operationId?: string;
-  summary?: string;
-}
-/** The newer version moved an endpoint (its path, its method or both); older versions route it where it was. */
-interface EndpointMoved {
-  op: 'endpoint-moved';
-  method: HttpMethod;
-  path: string;
-  previousPath: string;
-  /** The older method (default: `method`). */
-  previousMethod?: HttpMethod;
-}
-/** The newer version answers an endpoint's `previousStatus` with `status` (a `201` that was a `200`). */
-interface StatusChanged {
-  op: 'status-changed';
+/** The TypeScript type of each member kind of the members tables. */
+interface KindTypes {
+  string: string;
+  strings: string[];
+  map: Record<string, string>;
+  values: Record<string, unknown>;
+  value: unknown;
+  schema: JsonSchema;
+  flag: boolean;
+  pointer: string;
   method: HttpMethod;
   path: string;
   status: number;
-  previousStatus: number;
+  direction: 'request' | 'response';
+  header: string;
+}
+
+/** An instruction's members from its row of a members table: each of its kind's type, optional where the kind ends in `?`. */
+export type MembersOf<Row> = {
+  -readonly [K in keyof Row as Row[K] extends `${string}?` ? never : K]: KindTypes[Row[K] & keyof KindTypes];
+} & {
+  -readonly [
+    K in keyof Row as Row[K] extends `${string}?` ? K : never
+  ]?: Row[K] extends `${infer Kind extends keyof KindTypes}?` ? KindTypes[Kind] : never;
+};
+
+/**
+ * The change file's members of each endpoint op, as `readVersionChanges` checks them (`?`:
+ * optional), and the type of each instruction.
+ */
+export const endpointMembers = {
+  // Older calls are served by `upstreamPath` (its parameters named as in `path`) and `upstreamMethod`
+  // (default: `method`), an operation the newer version still routes, or answered 410 without one.
+  // `operationId` defaults to the method and path (`get_legacy_users`).
+  'endpoint-removed': {
+    method: 'method',
+    path: 'path',
+    upstreamPath: 'path?',
+    upstreamMethod: 'method?',
+    operationId: 'string?',
+    summary: 'string?',
+  },
+  // `previousMethod` defaults to `method`.
+  'endpoint-moved': { method: 'method', path: 'path', previousPath: 'path', previousMethod: 'method?' },
+  'status-changed': { method: 'method', path: 'path', status: 'status', previousStatus: 'status' },
+  // Without a route, a header is renamed on every endpoint.
+  'header-renamed': { in: 'direction', name: 'header', previousName: 'header', method: 'method?', path: 'path?' },
+  'query-renamed': { method: 'method', path: 'path', name: 'string', previousName: 'string' },
+} as const;
+
+type Endpoint<Op extends keyof typeof endpointMembers> = MembersOf<(typeof endpointMembers)[Op]>;
+
+/** The newer version removed an endpoint that older versions still have. */
+interface EndpointRemoved extends Endpoint<'endpoint-removed'> {
+  op: 'endpoint-removed';
+}
+/** The newer version moved an endpoint (its path, its method or both); older versions route it where it was. */
+interface EndpointMoved extends Endpoint<'endpoint-moved'> {
+  op: 'endpoint-moved';
+}
+/** The newer version answers an endpoint's `previousStatus` with `status` (a `201` that was a `200`). */
+interface StatusChanged extends Endpoint<'status-changed'> {
+  op: 'status-changed';
 }
 /** The newer version renamed a header, of requests or of responses; of one endpoint, or of all without `method` and `path`. */
-interface HeaderRenamed {
+interface HeaderRenamed extends Endpoint<'header-renamed'> {
   op: 'header-renamed';
-  in: 'request' | 'response';
-  name: string;
-  previousName: string;
-  method?: HttpMethod;
-  path?: string;
 }
 /** The newer version renamed an endpoint's query parameter. */
-interface QueryRenamed {
+interface QueryRenamed extends Endpoint<'query-renamed'> {
   op: 'query-renamed';
-  method: HttpMethod;
-  path: string;
-  name: string;
-  previousName: string;
 }
 
 /** The instructions on an endpoint's routing and transport (path, method, status, headers, query). */
@@ -116,46 +137,4 @@ export function headerRenamed(options: Omit<HeaderRenamed, 'op'>): HeaderRenamed
  */
 export function queryRenamed(options: Omit<QueryRenamed, 'op'>): QueryRenamed {
   return { op: 'query-renamed', ...options };
-}
-
-/** The change file's members of each endpoint op, as `readVersionChanges` checks them. */
-export const endpointMembers = {
-  'endpoint-removed': {
-    method: 'method',
-    path: 'path',
-    upstreamPath: 'path',
-    upstreamMethod: 'method',
-    operationId: 'string',
-    summary: 'string',
-  },
-  'endpoint-moved': { method: 'method', path: 'path', previousPath: 'path', previousMethod: 'method' },
-  'status-changed': { method: 'method', path: 'path', status: 'status', previousStatus: 'status' },
-  'header-renamed': { in: 'direction', name: 'header', previousName: 'header', method: 'method', path: 'path' },
-  'query-renamed': { method: 'method', path: 'path', name: 'string', previousName: 'string' },
-} as const;
-
-/** Optional members of the endpoint ops (a `header-renamed` without a route renames it everywhere). */
-export const endpointOptional = ['upstreamPath', 'upstreamMethod', 'operationId', 'summary', 'previousMethod'];
-
-const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
-const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** What is wrong with a change file's value of an endpoint member kind, else undefined (`kind` is not one of them: undefined too). */
-export function endpointMemberProblem(kind: string, value: unknown): string | undefined {
-  switch (kind) {
-    case 'method':
-      return typeof value === 'string' && methods.includes(value) ? undefined : `must be one of ${methods.join(', ')}`;
-    case 'path':
-      return typeof value === 'string' && value.startsWith('/') ? undefined : 'must be a path starting with "/"';
-    case 'status':
-      return Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599
-        ? undefined
-        : 'must be an HTTP status (100 to 599)';
-    case 'direction':
-      return value === 'request' || value === 'response' ? undefined : 'must be "request" or "response"';
-    case 'header':
-      return typeof value === 'string' && token.test(value) ? undefined : 'must be a header name';
-    default:
-      return undefined;
-  }
 }

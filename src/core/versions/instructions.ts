@@ -1,87 +1,77 @@
-import type { EndpointInstruction } from './endpoint-instructions.ts';
-import type { HttpMethod, JsonSchema } from './types.ts';
+import type { EndpointInstruction, MembersOf } from './endpoint-instructions.ts';
+import type { HttpMethod } from './types.ts';
+
+/**
+ * Each schema op's members beside `op`, by kind (`?`: optional), as `readVersionChanges` checks
+ * them, and the type of each instruction.
+ */
+export const schemaMembers = {
+  'field-added': { schema: 'string', field: 'string' },
+  // The older versions have the field as `definition`. `deprecatedIn`: the version whose lifecycle
+  // deprecated the field first (the spec's safe deprecation), set by `deprecatedFieldRemoved` and
+  // checked against the lifecycle's field deprecations. `from`: a JSON pointer into the newer body
+  // (of `schema`) whose value older responses show for it; `default`: the value they show when
+  // `from` finds nothing.
+  'field-removed': {
+    schema: 'string',
+    field: 'string',
+    definition: 'schema',
+    required: 'flag?',
+    deprecatedIn: 'string?',
+    default: 'value?',
+    from: 'pointer?',
+  },
+  // `map`: newer value (as text: `"1"`, `"true"`, `"low"`) → the value older responses show. Without
+  // it, number or integer ↔ string convert by themselves; any other change of type needs a
+  // migration. `mapUp`: older value (as text) → the value older requests carry up; `map` inverted
+  // when left out.
+  'field-retyped': { schema: 'string', field: 'string', previous: 'schema', map: 'values?', mapUp: 'values?' },
+  'field-renamed': { schema: 'string', field: 'string', previousName: 'string' },
+  'schema-renamed': { schema: 'string', previousName: 'string' },
+  // An enum change names no field when its schema is the enum itself (a referenced component).
+  'enum-values-added': { schema: 'string', field: 'string?', values: 'strings', mapDownTo: 'map?' },
+  'enum-values-removed': { schema: 'string', field: 'string?', values: 'strings', mapUpTo: 'map?' },
+  // `previousFrom`: a JSON pointer into the newer body that gives the older one (`/data`: the older
+  // version got the page's bare array). The declarative form of a response migration:
+  // `defineVersionChange` turns it into one unless the change declares its own for the schema.
+  'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer?' },
+} as const;
+
+type SchemaStep<Op extends keyof typeof schemaMembers> = MembersOf<(typeof schemaMembers)[Op]>;
 
 /** The newer version added `field` to `schema`; older versions lack it. */
-export interface FieldAdded {
+export interface FieldAdded extends SchemaStep<'field-added'> {
   op: 'field-added';
-  schema: string;
-  field: string;
 }
 /** The newer version removed `field`; older versions have it as `definition`. */
-interface FieldRemoved {
+interface FieldRemoved extends SchemaStep<'field-removed'> {
   op: 'field-removed';
-  schema: string;
-  field: string;
-  definition: JsonSchema;
-  required?: boolean;
-  /**
-   * The version whose lifecycle deprecated the field first (the spec's safe deprecation): set by
-   * {@link deprecatedFieldRemoved}, and checked against the lifecycle's field deprecations.
-   */
-  deprecatedIn?: string;
-  /** The value older responses show for it (after `from`, when that finds nothing). */
-  default?: unknown;
-  /** A JSON pointer into the newer body (of `schema`) whose value older responses show for it. */
-  from?: string;
 }
 /** A field removal that ends a field deprecation: see {@link deprecatedFieldRemoved}. */
 export type DeprecatedFieldRemoved = FieldRemoved & { deprecatedIn: string };
 /** The newer version changed the field's schema; older versions use `previous`. */
-interface FieldRetyped {
+interface FieldRetyped extends SchemaStep<'field-retyped'> {
   op: 'field-retyped';
-  schema: string;
-  field: string;
-  previous: JsonSchema;
-  /**
-   * Newer value (as text: `"1"`, `"true"`, `"low"`) → the value older responses show. Without it,
-   * number or integer ↔ string convert by themselves; any other change of type needs a migration.
-   */
-  map?: Record<string, unknown>;
-  /** Older value (as text) → the value older requests carry up; `map` inverted when left out. */
-  mapUp?: Record<string, unknown>;
 }
 /** The newer version renamed `field` of `schema`; older versions call it `previousName`. */
-interface FieldRenamed {
+interface FieldRenamed extends SchemaStep<'field-renamed'> {
   op: 'field-renamed';
-  schema: string;
-  field: string;
-  previousName: string;
 }
 /** The newer version renamed a component schema; older versions' documents call it `previousName`. */
-interface SchemaRenamed {
+interface SchemaRenamed extends SchemaStep<'schema-renamed'> {
   op: 'schema-renamed';
-  schema: string;
-  previousName: string;
 }
 /** The newer version added enum values; older versions show each as `mapDownTo[value]`. */
-export interface EnumValuesAdded {
+export interface EnumValuesAdded extends SchemaStep<'enum-values-added'> {
   op: 'enum-values-added';
-  schema: string;
-  /** Left out when `schema` is itself the enum (a component every use refers to). */
-  field?: string;
-  values: string[];
-  mapDownTo?: Record<string, string>;
 }
 /** The newer version removed enum values; older versions still have them, and older requests carrying one go up as `mapUpTo[value]`. */
-interface EnumValuesRemoved {
+interface EnumValuesRemoved extends SchemaStep<'enum-values-removed'> {
   op: 'enum-values-removed';
-  schema: string;
-  /** Left out when `schema` is itself the enum. */
-  field?: string;
-  values: string[];
-  mapUpTo?: Record<string, string>;
 }
 /** The newer version replaced a whole schema; older versions use `previous`. */
-export interface SchemaReplaced {
+export interface SchemaReplaced extends SchemaStep<'schema-replaced'> {
   op: 'schema-replaced';
-  schema: string;
-  previous: JsonSchema;
-  /**
-   * A JSON pointer into the newer body that gives the older one (`/data`: the older version got
-   * the page's bare array). The declarative form of a response migration: `defineVersionChange`
-   * turns it into one unless the change declares its own for the schema.
-   */
-  previousFrom?: string;
 }
 /** The newer version added an endpoint; older versions do not route it. */
 interface EndpointAdded {

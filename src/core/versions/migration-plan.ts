@@ -28,32 +28,24 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
     }
     return current;
   };
-  // down[i] takes a response from versions[i] to versions[i - 1].
-  const down = versions.map((version, i): Step | undefined =>
-    i === 0
-      ? undefined
-      : {
-          // The change's own migrations see the body before its data instructions move it.
-          migrate: compileTransform({
-            schemas: version.schemas,
-            own: (name) =>
-              chain(migrations(version, name, { direction: 'responses', context }), dataDown(version, name)),
-          }),
-          shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
-        },
-  );
-  // up[i] takes a request from versions[i - 1] to versions[i].
-  const up = versions.map((version, i): Step | undefined =>
-    i === 0
-      ? undefined
-      : {
-          migrate: compileTransform({
-            schemas: versions[i - 1]!.schemas,
-            own: (name) => chain(migrations(version, name, { direction: 'requests', context }), dataUp(version, name)),
-          }),
-          shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
-        },
-  );
+  // down[i] takes a response from versions[i] to versions[i - 1]; up[i] a request the other way.
+  // The change's own migrations see the body before its data instructions move it.
+  const steps = (direction: 'responses' | 'requests') =>
+    versions.map((version, i): Step | undefined => {
+      if (i === 0) return undefined;
+      const down = direction === 'responses';
+      const [source, target] = down ? [version, versions[i - 1]!] : [versions[i - 1]!, version];
+      const data = down ? dataDown : dataUp;
+      return {
+        migrate: compileTransform({
+          schemas: source.schemas,
+          own: (name) => chain(migrations(version, name, { direction, context }), data(version, name)),
+        }),
+        shape: compileTransform({ schemas: target.schemas, own: (name) => targetShape(version, name, down) }),
+      };
+    });
+  const down = steps('responses');
+  const up = steps('requests');
   const run = (step: Step, schema: string, body: unknown) => {
     const migrate = step.migrate(schema);
     const shape = step.shape(schema);
@@ -105,22 +97,19 @@ function migrations(
   return (value) => custom.reduce((out, migrate) => migrate(out, context()), value);
 }
 
-function olderShape(version: ApiVersion, name: string): Transform {
-  const steps = instructionsOn(version, name);
-  const drop = steps.flatMap((s) => (s.op === 'field-added' ? [s.field] : []));
-  const maps = steps.flatMap((s) =>
-    s.op === 'enum-values-added' && s.mapDownTo ? [{ field: s.field, map: s.mapDownTo }] : [],
-  );
-  return reshape(drop, maps);
-}
-
-/** The newer version's shape of `name`: without the fields `version` removed, its removed enum values mapped up. */
-function newerShape(version: ApiVersion, name: string): Transform {
-  const steps = instructionsOn(version, name);
-  const drop = steps.flatMap((s) => (s.op === 'field-removed' ? [s.field] : []));
-  const maps = steps.flatMap((s) =>
-    s.op === 'enum-values-removed' && s.mapUpTo ? [{ field: s.field, map: s.mapUpTo }] : [],
-  );
+/**
+ * The shape of `name` a step arrives at: the older one without the fields `version` added, its added
+ * enum values mapped down (`down`); else the newer one without the fields it removed, its removed
+ * values mapped up.
+ */
+function targetShape(version: ApiVersion, name: string, down: boolean): Transform {
+  const drop: string[] = [];
+  const maps: EnumMap[] = [];
+  for (const s of instructionsOn(version, name)) {
+    if ((s.op === 'field-added' && down) || (s.op === 'field-removed' && !down)) drop.push(s.field);
+    if (s.op === 'enum-values-added' && down && s.mapDownTo) maps.push({ field: s.field, map: s.mapDownTo });
+    if (s.op === 'enum-values-removed' && !down && s.mapUpTo) maps.push({ field: s.field, map: s.mapUpTo });
+  }
   return reshape(drop, maps);
 }
 

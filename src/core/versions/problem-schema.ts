@@ -9,6 +9,13 @@ const instant = (description: string) => ({
   ],
 });
 const days = (description: string) => ({ type: 'number', minimum: -1_000_000, maximum: 1_000_000, description });
+const strings = (maxItems: number, maxLength: number, description: string) => ({
+  type: 'array',
+  maxItems,
+  items: { type: 'string', maxLength },
+  description,
+});
+const textOrNull = (maxLength: number, description: string) => ({ type: ['string', 'null'], maxLength, description });
 
 /**
  * The extension members the service's problems carry, each on the problems named in its
@@ -20,18 +27,12 @@ const extensionMembers: Record<string, JsonSchema> = {
     200,
     "The request's id, as in the service's logs: quote it when reporting a problem. On every problem.",
   ),
-  supportedVersions: {
-    type: 'array',
-    maxItems: 1000,
-    items: { type: 'string', maxLength: 100 },
-    description: 'The versions this API serves: on a missing, unknown or contradicting version (400, 404, 406).',
-  },
-  knownFields: {
-    type: 'array',
-    maxItems: 1000,
-    items: { type: 'string', maxLength: 200 },
-    description: 'The fields `fields` may name: on a 400 for an unknown field.',
-  },
+  supportedVersions: strings(
+    1000,
+    100,
+    'The versions this API serves: on a missing, unknown or contradicting version (400, 404, 406).',
+  ),
+  knownFields: strings(1000, 200, 'The fields `fields` may name: on a 400 for an unknown field.'),
   requiredRole: {
     type: 'string',
     enum: ['read', 'write', 'admin'],
@@ -52,12 +53,7 @@ const extensionMembers: Record<string, JsonSchema> = {
   noticeMonths: days('The notice asked for, in months: on a notice that cannot be scheduled.'),
   state: text(50, 'The lifecycle state of the subject: on a transition that state does not allow.'),
   event: text(50, 'The lifecycle event that was refused: on a transition the state does not allow.'),
-  allowed: {
-    type: 'array',
-    maxItems: 20,
-    items: { type: 'string', maxLength: 50 },
-    description: 'The events the state allows: on a refused transition.',
-  },
+  allowed: strings(20, 50, 'The events the state allows: on a refused transition.'),
   field: text(200, 'The input that is wrong: on an invalid setting.'),
   value: { description: 'The value given for `field`: on an invalid setting.' },
   violations: {
@@ -66,17 +62,9 @@ const extensionMembers: Record<string, JsonSchema> = {
     items: { type: 'object', description: 'One violation: its `code`, `detail` and extension members.' },
     description: 'Every violation, when a change breaks more than one rule.',
   },
-  replacement: {
-    type: ['string', 'null'],
-    maxLength: 200,
-    description: 'What replaces a removed or closed version or endpoint.',
-  },
+  replacement: textOrNull(200, 'What replaces a removed or closed version or endpoint.'),
   migrationGuide: text(2000, 'Where the migration guide is: on a removed, browned-out or closed version or endpoint.'),
-  removalAt: {
-    type: ['string', 'null'],
-    maxLength: 40,
-    description: 'When a browned-out version or endpoint will be removed: on a brownout.',
-  },
+  removalAt: textOrNull(40, 'When a browned-out version or endpoint will be removed: on a brownout.'),
   closedToNewClientsAt: text(40, 'Since when a version or endpoint refuses new clients.'),
   elements: {
     type: 'array',
