@@ -227,6 +227,8 @@ function withQuery(path: string, query: Record<string, string | undefined>): str
  * A plain-text table: the head, then one line per row, each column as wide as its widest cell,
  * two spaces between columns, no trailing spaces, and a newline after every line. Cells hold
  * server text: a stored `\r` or terminal escape is printed escaped, never obeyed.
+ *
+ * @internal exported for the tests
  */
 export function formatTable(options: { head: readonly string[]; rows: readonly (readonly string[])[] }): string {
   const { head } = options;
