@@ -4,16 +4,16 @@ import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-const nullableAt = (description: string) => Type.Union([at(description), Type.Null()], { description });
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description = schema.description!) =>
+  Type.Union([schema, Type.Null()], { description });
 const version = Type.String({ maxLength: 20, description: 'The version, e.g. `v1`.' });
-const endpoint = Type.Object(
-  {
-    version,
-    method: Type.String({ maxLength: 10 }),
-    path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
-  },
-  { additionalProperties: false, description: 'One endpoint of a version.' },
-);
+// A request's endpoint leaves its path undescribed, as first published.
+const endpointOf = (path: { description?: string }) =>
+  Type.Object(
+    { version, method: Type.String({ maxLength: 10 }), path: Type.String({ maxLength: 300, ...path }) },
+    { additionalProperties: false, description: 'One endpoint of a version.' },
+  );
+const endpoint = endpointOf({ description: 'The path template, for example `/users/{id}`.' });
 
 const grantProperties = {
   id: Type.String({ maxLength: 20, description: 'exm_ and 16 hex digits.' }),
@@ -28,8 +28,8 @@ const grantProperties = {
     description: 'Who granted it: the API key (name and id), the token subject, or `admin` for VERSIONARY_ADMIN_KEY.',
   }),
   grantedAt: at('When it was granted.'),
-  revokedAt: nullableAt('When it was revoked; null while it stands.'),
-  revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
+  revokedAt: nullable(at('When it was revoked; null while it stands.')),
+  revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 const grant = (description: string) => Type.Object(grantProperties, { description });
 // The tag keeps the first release's name: its description is keyed by it.
@@ -104,8 +104,6 @@ export const revokeExtendedAccessSchema = {
   },
 };
 
-const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
 const status = Type.Union([Type.Literal('pending'), Type.Literal('granted'), Type.Literal('declined')], {
   description: '`pending` until the owner grants or declines it.',
 });
@@ -116,13 +114,8 @@ const extendedAccessRequest = (description: string) =>
       id: Type.String({ maxLength: 20, description: 'exr_ and 16 hex digits.' }),
       clientId: Type.String({ maxLength: 200 }),
       version,
-      endpoint: Type.Optional(
-        Type.Object(
-          { version, method: Type.String({ maxLength: 10 }), path: Type.String({ maxLength: 300 }) },
-          { additionalProperties: false, description: 'One endpoint of a version.' },
-        ),
-      ),
-      element: Type.Optional(Type.String({ maxLength: 300, description: 'As the deprecations list names it.' })),
+      endpoint: Type.Optional(endpointOf({})),
+      element: grantProperties.element,
       reason: Type.String({ maxLength: 1000, description: "The consumer's reason." }),
       requestedUntil: nullable(at('The date the consumer wished for.'), 'Null when the consumer left it to the owner.'),
       status,
