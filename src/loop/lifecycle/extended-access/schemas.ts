@@ -67,7 +67,7 @@ export const grantExtendedAccessSchema = {
 };
 
 /** `GET /admin/v1/extended-access-grants`. */
-export const listExtendedAccessSchema = {
+const listExtendedAccessSchema = {
   operationId: 'extendedAccess.list',
   summary: 'List grants of extended access',
   tags,
@@ -91,7 +91,7 @@ export const listExtendedAccessSchema = {
 };
 
 /** `DELETE /admin/v1/extended-access-grants/{id}`. */
-export const revokeExtendedAccessSchema = {
+const revokeExtendedAccessSchema = {
   operationId: 'extendedAccess.revoke',
   summary: 'Revoke a grant of extended access',
   tags,
@@ -139,7 +139,7 @@ const conflict = {
 };
 
 /** `GET /admin/v1/extended-access-requests`. */
-export const listRequestsSchema = {
+const listRequestsSchema = {
   operationId: 'extendedAccessRequests.list',
   summary: 'List requests for extended access',
   tags,
@@ -156,7 +156,7 @@ export const listRequestsSchema = {
 };
 
 /** `POST /admin/v1/extended-access-requests/{id}/decisions`. */
-export const decideRequestSchema = {
+const decideRequestSchema = {
   operationId: 'extendedAccessRequests.decide',
   summary: 'Grant or decline a request for extended access',
   tags,
@@ -191,15 +191,32 @@ export const decideRequestSchema = {
   },
 };
 
-/** A route's schema for its earlier path: the same operation under the first release's operationId, for its clients. */
-export function earlierPathSchema<S extends { operationId: string; summary: string; description: string }>(
-  schema: S,
-  operationId: string,
-): S {
-  return {
-    ...schema,
-    operationId,
-    summary: `${schema.summary} (the earlier path)`,
-    description: `The first release's path for \`${schema.operationId}\`, kept for its clients. ${schema.description}`,
-  };
+/**
+ * A resource's routes at its path and at the first release's, kept for its clients: the same
+ * operations under the first release's operationIds (`exemptions.grant`), their texts saying so.
+ */
+function withEarlierPath<S extends Record<string, { operationId: string; summary: string; description: string }>>(
+  resource: 'grants' | 'requests',
+  schemas: S,
+): { path: string; schema: S }[] {
+  const earlier = Object.entries(schemas).map(([key, schema]) => [
+    key,
+    {
+      ...schema,
+      operationId: `${earlierNames[`${resource}Operation`]}.${key}`,
+      summary: `${schema.summary} (the earlier path)`,
+      description: `The first release's path for \`${schema.operationId}\`, kept for its clients. ${schema.description}`,
+    },
+  ]);
+  return [
+    { path: `/extended-access-${resource}`, schema: schemas },
+    { path: earlierNames[`${resource}Path`], schema: Object.fromEntries(earlier) as S },
+  ];
 }
+
+export const grantRoutes = withEarlierPath('grants', {
+  grant: grantExtendedAccessSchema,
+  list: listExtendedAccessSchema,
+  revoke: revokeExtendedAccessSchema,
+});
+export const requestRoutes = withEarlierPath('requests', { list: listRequestsSchema, decide: decideRequestSchema });
