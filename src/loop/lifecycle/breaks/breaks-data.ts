@@ -78,7 +78,7 @@ export async function gatherBreaks(
   const byEndpoint = new Map(called.map((c) => [c.endpoint, c]));
   // The diff is the same for every client (and reused); which of its changes reach this client's calls is not.
   const diff = breakingChangesBetween(options, { from, to });
-  const changes = reachingEndpoints(diff.changes ?? [], [...byEndpoint.keys()]).map((c) => ({
+  const changes = reachingEndpoints(diff.value ?? [], [...byEndpoint.keys()]).map((c) => ({
     ...c,
     operations: c.operations.map((o) => byEndpoint.get(o)!),
   }));
