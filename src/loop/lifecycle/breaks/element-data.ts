@@ -17,15 +17,7 @@ export interface AdminElement {
 }
 
 /** One use of a deprecated element by the signed-in client, per endpoint. */
-export interface ConsumerElement {
-  element: string;
-  version: string;
-  endpoint: string;
-  sunsetAt: number;
-  replacement?: string;
-  calls: number;
-  lastSeen: number;
-}
+export type ConsumerElement = Awaited<ReturnType<typeof gatherConsumerElements>>[number];
 
 /** Every configured element deprecation with its usage over all time, soonest sunset first. */
 export async function gatherAdminElements(options: BreaksOptions): Promise<AdminElement[]> {
@@ -51,7 +43,7 @@ export async function gatherAdminElements(options: BreaksOptions): Promise<Admin
 }
 
 /** The client's own uses of elements still deprecated (none of an element no longer configured), most called first. */
-export async function gatherConsumerElements(options: BreaksOptions, clientId: string): Promise<ConsumerElement[]> {
+export async function gatherConsumerElements(options: BreaksOptions, clientId: string) {
   const elements = options.runtime.elements();
   if (elements.length === 0) return [];
   const rows = await options.storage.usage.elementCalls({ clientId });
