@@ -1,5 +1,5 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 
@@ -32,6 +32,8 @@ const grantProperties = {
   revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 const grant = (description: string) => Type.Object(grantProperties, { description });
+const listOf = (item: TSchema, description: string) =>
+  Type.Object({ data: Type.Array(item, { maxItems: 100_000 }) }, { description });
 // The tag keeps the first release's name: its description is keyed by it.
 const tags = [earlierNames.tag];
 
@@ -82,10 +84,7 @@ const listExtendedAccessSchema = {
     { additionalProperties: false },
   ),
   response: {
-    200: Type.Object(
-      { data: Type.Array(grant('A grant of extended access'), { maxItems: 100_000 }) },
-      { description: 'Grants, oldest first' },
-    ),
+    200: listOf(grant('A grant of extended access'), 'Grants, oldest first'),
     ...problems({ 400: 'An invalid query parameter' }),
   },
 };
@@ -147,10 +146,7 @@ const listRequestsSchema = {
     "Consumers' requests for extended access past a sunset, asked from the portal, oldest first; `status=pending` lists the ones waiting for a decision.",
   querystring: Type.Object({ status: Type.Optional(status) }, { additionalProperties: false }),
   response: {
-    200: Type.Object(
-      { data: Type.Array(extendedAccessRequest('A request for extended access'), { maxItems: 100_000 }) },
-      { description: 'Requests, oldest first' },
-    ),
+    200: listOf(extendedAccessRequest('A request for extended access'), 'Requests, oldest first'),
     ...problems({ 400: 'An invalid query parameter' }),
   },
 };
