@@ -3,6 +3,7 @@ import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
 import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
 import { toClientWords } from './client-words.ts';
+import { createDiffCache } from './diff-cache.ts';
 
 export interface ClientBreakingChange {
   /** The endpoints this client calls that the change reaches (`GET /api/users`). */
@@ -14,14 +15,10 @@ export interface ClientBreakingChange {
 export function breakingChangesBetween(
   options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string },
-): { changes: BreakingChange[] | undefined; reused: boolean; ms: number } {
-  const compute = () => diffBreaking(options, pair);
-  if (!options.diffs) {
-    const started = performance.now();
-    return { changes: compute(), reused: false, ms: performance.now() - started };
-  }
-  const hit = options.diffs.get(pair, compute);
-  return { changes: hit.value, reused: hit.reused, ms: hit.ms };
+): { value: BreakingChange[] | undefined; reused: boolean; ms: number } {
+  // Without a kept cache, a fresh one: it computes, and times the computing.
+  const diffs = options.diffs ?? createDiffCache({ clock: options.clock, generation: () => 0 });
+  return diffs.get(pair, () => diffBreaking(options, pair));
 }
 
 export function reachingEndpoints(changes: readonly BreakingChange[], endpoints: readonly string[]): BreakingChange[] {
@@ -74,7 +71,7 @@ export function breakingForClient(
 ): ClientBreakingChange[] {
   const replacement = options.runtime.document().versions.find((v) => v.name === called.version)?.replacement;
   if (!replacement) return [];
-  const all = breakingChangesBetween(options, { from: called.version, to: replacement }).changes ?? [];
+  const all = breakingChangesBetween(options, { from: called.version, to: replacement }).value ?? [];
   const changes = reachingEndpoints(all, called.endpoints);
   return changes.map((c) => ({
     endpoints: c.operations.map((o) => o.replace(' ', ` ${options.prefix}`)),

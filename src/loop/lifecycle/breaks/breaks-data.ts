@@ -1,42 +1,15 @@
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
-import type { Client } from '../../../kernel/ports/index.ts';
 import { describeVersions } from '../version-info.ts';
 import { breakingChangesBetween, reachingEndpoints } from './breaking-for-client.ts';
-import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
-import type { BreakingChange, BreaksOptions } from './breaks-options.ts';
+import { gatherConsumerElements } from './element-data.ts';
+import type { BreaksOptions } from './breaks-options.ts';
 
 /** Days of calls the page looks back over. */
 export const breaksWindowDays = 7;
 
-interface CalledOperation {
-  endpoint: string;
-  calls: number;
-  lastSeen: number;
-}
-
-export interface ClientBreak extends Omit<BreakingChange, 'operations'> {
-  operations: CalledOperation[];
-}
-
-export interface BreaksData {
-  clientId: string;
-  client?: Client;
-  versions: string[];
-  from: string;
-  to: string;
-  since: number;
-  until: number;
-  called: CalledOperation[];
-  changes: ClientBreak[];
-  elements: ConsumerElement[];
-  /** The migration guide of `from`, when `to` is its replacement. */
-  guideUrl?: string;
-  /** The declared descriptions of the changes from `from` up to `to`, `v2: …`. */
-  notes: string[];
-  /** Whether the pair's diff was reused or computed for this page, and what computing it cost (ms). */
-  diff: { reused: boolean; ms: number };
-}
+export type BreaksData = Awaited<ReturnType<typeof gatherBreaks>>;
+export type ClientBreak = BreaksData['changes'][number];
 
 export interface BreaksQuery {
   from?: string;
@@ -44,10 +17,7 @@ export interface BreaksQuery {
 }
 
 /** The breaking changes from `from` to `to` that reach this client's calls of the last few days. */
-export async function gatherBreaks(
-  options: BreaksOptions,
-  request: { clientId: string } & BreaksQuery,
-): Promise<BreaksData> {
+export async function gatherBreaks(options: BreaksOptions, request: { clientId: string } & BreaksQuery) {
   const { clientId } = request;
   const infos = describeVersions(options);
   const versions = infos.map((v) => v.name);
@@ -78,7 +48,7 @@ export async function gatherBreaks(
   const byEndpoint = new Map(called.map((c) => [c.endpoint, c]));
   // The diff is the same for every client (and reused); which of its changes reach this client's calls is not.
   const diff = breakingChangesBetween(options, { from, to });
-  const changes = reachingEndpoints(diff.changes ?? [], [...byEndpoint.keys()]).map((c) => ({
+  const changes = reachingEndpoints(diff.value ?? [], [...byEndpoint.keys()]).map((c) => ({
     ...c,
     operations: c.operations.map((o) => byEndpoint.get(o)!),
   }));
@@ -96,8 +66,11 @@ export async function gatherBreaks(
     called,
     changes,
     elements: used.filter((e) => e.version === from && e.lastSeen >= since),
+    // The migration guide of `from`, when `to` is its replacement.
     ...(fromInfo.guideUrl && fromInfo.replacement === to ? { guideUrl: fromInfo.guideUrl } : {}),
+    // The declared descriptions of the changes from `from` up to `to`, `v2: …`.
     notes,
+    // Whether the pair's diff was reused or computed for this page, and what computing it cost (ms).
     diff: { reused: diff.reused, ms: diff.ms },
   };
 }

@@ -2,33 +2,13 @@ import { replacementName } from '../../../core/lifecycle/index.ts';
 import type { BreaksOptions } from './breaks-options.ts';
 
 /** A deprecated field or query parameter, with the calls that still use it, for the owner. */
-export interface AdminElement {
-  kind: 'field' | 'parameter';
-  /** `User.nickname`, `GET /users?order`. */
-  element: string;
-  version: string;
-  sunsetAt: number;
-  /** The replacement's own name: `User.displayName`, `GET /users?sort`. */
-  replacement?: string;
-  calls: number;
-  clients: number;
-  /** Undefined while no call has used it. */
-  lastSeen?: number;
-}
+export type AdminElement = Awaited<ReturnType<typeof gatherAdminElements>>[number];
 
 /** One use of a deprecated element by the signed-in client, per endpoint. */
-export interface ConsumerElement {
-  element: string;
-  version: string;
-  endpoint: string;
-  sunsetAt: number;
-  replacement?: string;
-  calls: number;
-  lastSeen: number;
-}
+export type ConsumerElement = Awaited<ReturnType<typeof gatherConsumerElements>>[number];
 
 /** Every configured element deprecation with its usage over all time, soonest sunset first. */
-export async function gatherAdminElements(options: BreaksOptions): Promise<AdminElement[]> {
+export async function gatherAdminElements(options: BreaksOptions) {
   const elements = options.runtime.elements();
   if (elements.length === 0) return [];
   const used = await options.storage.usage.elementUsage();
@@ -38,12 +18,15 @@ export async function gatherAdminElements(options: BreaksOptions): Promise<Admin
       const replacement = replacementName(e);
       return {
         kind: e.kind,
+        // `User.nickname`, `GET /users?order`.
         element: e.element,
         version: e.version,
         sunsetAt: e.sunsetAt,
+        // The replacement's own name: `User.displayName`, `GET /users?sort`.
         ...(replacement ? { replacement } : {}),
         calls: u?.calls ?? 0,
         clients: u?.clients ?? 0,
+        // Absent while no call has used it.
         ...(u ? { lastSeen: u.lastSeen } : {}),
       };
     })
@@ -51,7 +34,7 @@ export async function gatherAdminElements(options: BreaksOptions): Promise<Admin
 }
 
 /** The client's own uses of elements still deprecated (none of an element no longer configured), most called first. */
-export async function gatherConsumerElements(options: BreaksOptions, clientId: string): Promise<ConsumerElement[]> {
+export async function gatherConsumerElements(options: BreaksOptions, clientId: string) {
   const elements = options.runtime.elements();
   if (elements.length === 0) return [];
   const rows = await options.storage.usage.elementCalls({ clientId });

@@ -1,17 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { endpointsOf } from '../runtime-verdict.ts';
+import type { grantExtendedAccessSchema } from './schemas.ts';
 
-export interface GrantBody {
-  clientId: string;
-  version?: string;
-  endpoint?: { version: string; method: string; path: string };
-  element?: string;
-  until: string;
-  reason: string;
-}
+export type GrantBody = Static<typeof grantExtendedAccessSchema.body>;
 
 type Problem = { pointer: string; detail: string };
 

@@ -1,4 +1,3 @@
-import { earlierNames } from '../../../core/earlier-names.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
@@ -7,12 +6,7 @@ import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessGrant, ExtendedAccessSubject, Storage } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { checkGrant, type GrantBody } from './check-grant.ts';
-import {
-  earlierPathSchema,
-  grantExtendedAccessSchema as grantSchema,
-  listExtendedAccessSchema as listSchema,
-  revokeExtendedAccessSchema as revokeSchema,
-} from './schemas.ts';
+import { grantRoutes } from './schemas.ts';
 import { actorOf } from '../../host/actor.ts';
 
 /**
@@ -28,16 +22,7 @@ export function registerExtendedAccessRoutes(
   },
 ): void {
   const { storage, runtime, clock } = options;
-  const paths = [
-    { path: '/extended-access-grants', grant: grantSchema, list: listSchema, revoke: revokeSchema },
-    {
-      path: earlierNames.grantsPath,
-      grant: earlierPathSchema(grantSchema, `${earlierNames.grantsOperation}.grant`),
-      list: earlierPathSchema(listSchema, `${earlierNames.grantsOperation}.list`),
-      revoke: earlierPathSchema(revokeSchema, `${earlierNames.grantsOperation}.revoke`),
-    },
-  ];
-  for (const { path, ...schema } of paths) {
+  for (const { path, schema } of grantRoutes) {
     app.post(path, { schema: schema.grant }, async (request, reply) => {
       const grant = await grantExtendedAccess(options, {
         body: request.body as GrantBody,

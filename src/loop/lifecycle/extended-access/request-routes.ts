@@ -13,7 +13,7 @@ import type {
 import type { LifecycleRuntime } from '../runtime.ts';
 import { subjectCap, type GrantBody } from './check-grant.ts';
 import { grantExtendedAccess, subjectMembers } from './grant-routes.ts';
-import { decideRequestSchema, earlierPathSchema, listRequestsSchema } from './schemas.ts';
+import { requestRoutes } from './schemas.ts';
 import { actorOf } from '../../host/actor.ts';
 
 type RequestStorage = Pick<Storage, 'extendedAccess' | 'extendedAccessRequests' | 'clients'>;
@@ -30,22 +30,14 @@ export function registerExtendedAccessRequestRoutes(
   app: FastifyInstance,
   options: DecideOptions & { storage: RequestStorage & Pick<Storage, 'apiKeys'> },
 ): void {
-  const paths = [
-    { path: '/extended-access-requests', list: listRequestsSchema, decide: decideRequestSchema },
-    {
-      path: earlierNames.requestsPath,
-      list: earlierPathSchema(listRequestsSchema, `${earlierNames.requestsOperation}.list`),
-      decide: earlierPathSchema(decideRequestSchema, `${earlierNames.requestsOperation}.decide`),
-    },
-  ];
   const { storage } = options;
-  for (const { path, list, decide } of paths) {
-    app.get(path, { schema: list }, async (request) => {
+  for (const { path, schema } of requestRoutes) {
+    app.get(path, { schema: schema.list }, async (request) => {
       const { status } = request.query as { status?: ExtendedAccessRequestStatus };
       return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
     });
     // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
-    app.post(`${path}/:id/decisions`, { schema: decide }, async (request, reply) => {
+    app.post(`${path}/:id/decisions`, { schema: schema.decide }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
       const missing =

@@ -1,19 +1,19 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-const nullableAt = (description: string) => Type.Union([at(description), Type.Null()], { description });
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description = schema.description!) =>
+  Type.Union([schema, Type.Null()], { description });
 const version = Type.String({ maxLength: 20, description: 'The version, e.g. `v1`.' });
-const endpoint = Type.Object(
-  {
-    version,
-    method: Type.String({ maxLength: 10 }),
-    path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
-  },
-  { additionalProperties: false, description: 'One endpoint of a version.' },
-);
+// A request's endpoint leaves its path undescribed, as first published.
+const endpointOf = (path: { description?: string }) =>
+  Type.Object(
+    { version, method: Type.String({ maxLength: 10 }), path: Type.String({ maxLength: 300, ...path }) },
+    { additionalProperties: false, description: 'One endpoint of a version.' },
+  );
+const endpoint = endpointOf({ description: 'The path template, for example `/users/{id}`.' });
 
 const grantProperties = {
   id: Type.String({ maxLength: 20, description: 'exm_ and 16 hex digits.' }),
@@ -28,10 +28,12 @@ const grantProperties = {
     description: 'Who granted it: the API key (name and id), the token subject, or `admin` for VERSIONARY_ADMIN_KEY.',
   }),
   grantedAt: at('When it was granted.'),
-  revokedAt: nullableAt('When it was revoked; null while it stands.'),
-  revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
+  revokedAt: nullable(at('When it was revoked; null while it stands.')),
+  revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 const grant = (description: string) => Type.Object(grantProperties, { description });
+const listOf = (item: TSchema, description: string) =>
+  Type.Object({ data: Type.Array(item, { maxItems: 100_000 }) }, { description });
 // The tag keeps the first release's name: its description is keyed by it.
 const tags = [earlierNames.tag];
 
@@ -67,7 +69,7 @@ export const grantExtendedAccessSchema = {
 };
 
 /** `GET /admin/v1/extended-access-grants`. */
-export const listExtendedAccessSchema = {
+const listExtendedAccessSchema = {
   operationId: 'extendedAccess.list',
   summary: 'List grants of extended access',
   tags,
@@ -82,16 +84,13 @@ export const listExtendedAccessSchema = {
     { additionalProperties: false },
   ),
   response: {
-    200: Type.Object(
-      { data: Type.Array(grant('A grant of extended access'), { maxItems: 100_000 }) },
-      { description: 'Grants, oldest first' },
-    ),
+    200: listOf(grant('A grant of extended access'), 'Grants, oldest first'),
     ...problems({ 400: 'An invalid query parameter' }),
   },
 };
 
 /** `DELETE /admin/v1/extended-access-grants/{id}`. */
-export const revokeExtendedAccessSchema = {
+const revokeExtendedAccessSchema = {
   operationId: 'extendedAccess.revoke',
   summary: 'Revoke a grant of extended access',
   tags,
@@ -104,8 +103,6 @@ export const revokeExtendedAccessSchema = {
   },
 };
 
-const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
 const status = Type.Union([Type.Literal('pending'), Type.Literal('granted'), Type.Literal('declined')], {
   description: '`pending` until the owner grants or declines it.',
 });
@@ -116,13 +113,8 @@ const extendedAccessRequest = (description: string) =>
       id: Type.String({ maxLength: 20, description: 'exr_ and 16 hex digits.' }),
       clientId: Type.String({ maxLength: 200 }),
       version,
-      endpoint: Type.Optional(
-        Type.Object(
-          { version, method: Type.String({ maxLength: 10 }), path: Type.String({ maxLength: 300 }) },
-          { additionalProperties: false, description: 'One endpoint of a version.' },
-        ),
-      ),
-      element: Type.Optional(Type.String({ maxLength: 300, description: 'As the deprecations list names it.' })),
+      endpoint: Type.Optional(endpointOf({})),
+      element: grantProperties.element,
       reason: Type.String({ maxLength: 1000, description: "The consumer's reason." }),
       requestedUntil: nullable(at('The date the consumer wished for.'), 'Null when the consumer left it to the owner.'),
       status,
@@ -146,7 +138,7 @@ const conflict = {
 };
 
 /** `GET /admin/v1/extended-access-requests`. */
-export const listRequestsSchema = {
+const listRequestsSchema = {
   operationId: 'extendedAccessRequests.list',
   summary: 'List requests for extended access',
   tags,
@@ -154,16 +146,13 @@ export const listRequestsSchema = {
     "Consumers' requests for extended access past a sunset, asked from the portal, oldest first; `status=pending` lists the ones waiting for a decision.",
   querystring: Type.Object({ status: Type.Optional(status) }, { additionalProperties: false }),
   response: {
-    200: Type.Object(
-      { data: Type.Array(extendedAccessRequest('A request for extended access'), { maxItems: 100_000 }) },
-      { description: 'Requests, oldest first' },
-    ),
+    200: listOf(extendedAccessRequest('A request for extended access'), 'Requests, oldest first'),
     ...problems({ 400: 'An invalid query parameter' }),
   },
 };
 
 /** `POST /admin/v1/extended-access-requests/{id}/decisions`. */
-export const decideRequestSchema = {
+const decideRequestSchema = {
   operationId: 'extendedAccessRequests.decide',
   summary: 'Grant or decline a request for extended access',
   tags,
@@ -198,15 +187,32 @@ export const decideRequestSchema = {
   },
 };
 
-/** A route's schema for its earlier path: the same operation under the first release's operationId, for its clients. */
-export function earlierPathSchema<S extends { operationId: string; summary: string; description: string }>(
-  schema: S,
-  operationId: string,
-): S {
-  return {
-    ...schema,
-    operationId,
-    summary: `${schema.summary} (the earlier path)`,
-    description: `The first release's path for \`${schema.operationId}\`, kept for its clients. ${schema.description}`,
-  };
+/**
+ * A resource's routes at its path and at the first release's, kept for its clients: the same
+ * operations under the first release's operationIds (`exemptions.grant`), their texts saying so.
+ */
+function withEarlierPath<S extends Record<string, { operationId: string; summary: string; description: string }>>(
+  resource: 'grants' | 'requests',
+  schemas: S,
+): { path: string; schema: S }[] {
+  const earlier = Object.entries(schemas).map(([key, schema]) => [
+    key,
+    {
+      ...schema,
+      operationId: `${earlierNames[`${resource}Operation`]}.${key}`,
+      summary: `${schema.summary} (the earlier path)`,
+      description: `The first release's path for \`${schema.operationId}\`, kept for its clients. ${schema.description}`,
+    },
+  ]);
+  return [
+    { path: `/extended-access-${resource}`, schema: schemas },
+    { path: earlierNames[`${resource}Path`], schema: Object.fromEntries(earlier) as S },
+  ];
 }
+
+export const grantRoutes = withEarlierPath('grants', {
+  grant: grantExtendedAccessSchema,
+  list: listExtendedAccessSchema,
+  revoke: revokeExtendedAccessSchema,
+});
+export const requestRoutes = withEarlierPath('requests', { list: listRequestsSchema, decide: decideRequestSchema });

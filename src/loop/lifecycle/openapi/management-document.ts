@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { problemSchema } from '../../../core/versions/index.ts';
 import { documentedParameters, servedHere, headerOf, parameterRef, usedHeaders } from './headers.ts';
 import { securityFor, securitySchemes } from './security.ts';
-import { layeredHeaders, layeredProblems } from './operation-responses.ts';
+import { layeredHeaders, layeredProblems, problem } from './operation-responses.ts';
 
 interface ManagementRoute {
   method: string;
@@ -11,7 +11,6 @@ interface ManagementRoute {
   schema: Record<string, unknown> | undefined;
 }
 
-const problemRef = { $ref: '#/components/schemas/Problem' };
 const layered: Record<string, string> = { ...layeredProblems, 403: 'The credentials lack the admin role' };
 const tagDescriptions: Record<string, string> = {
   'api-keys': 'Credentials: create, list and revoke API keys.',
@@ -103,10 +102,6 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
   ];
   const declared = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
   const headersOf = (schema.responseHeaders ?? {}) as Record<string, string[]>;
-  const problem = (description: string) => ({
-    description,
-    content: { 'application/problem+json': { schema: problemRef } },
-  });
   const responses: Record<string, Record<string, unknown>> = {};
   for (const [status, body] of Object.entries(declared)) {
     const { description = `Status ${status}`, ...schema } = plain(body) as Record<string, unknown>;

@@ -8,7 +8,10 @@ export interface OperationLifecycle {
   elementsDeprecated?: boolean;
 }
 
-const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+const problemContent = {
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+export const problem = (description: string) => ({ description, ...problemContent });
 
 /** Statuses the layers in front of every handler answer, the management API's too: credentials, limits, failures. */
 export const layeredProblems: Record<string, string> = {
@@ -37,7 +40,7 @@ export function operationResponses(options: {
   const { op, lifecycle } = options;
   const responses: Record<string, Record<string, unknown>> = { ...options.generated };
   const add = (status: number | string, description: string) => {
-    responses[status] ??= { description, ...problem };
+    responses[status] ??= problem(description);
   };
   for (const [status, description] of Object.entries(layered)) add(status, description);
   if (op.method === 'GET') responses['304'] ??= { description: 'Not modified: `If-None-Match` names the current ETag' };
@@ -55,7 +58,7 @@ export function operationResponses(options: {
     if (lifecycle.removedStatus === 410) add(410, gone);
     else
       responses['404'] = {
-        ...(responses['404'] ?? problem),
+        ...(responses['404'] ?? problemContent),
         description: `${String(responses['404']?.description ?? 'Not found')}; also: ${gone}`,
       };
   }
