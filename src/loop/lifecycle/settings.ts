@@ -16,6 +16,7 @@ import {
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 import { settingsSection } from '../host/config.ts';
 
 /** One version's entry as the config file declares it, read (instants in epoch ms). */
@@ -63,7 +64,7 @@ export function parseLifecycleSettings(options: {
   let versions: Record<string, VersionSettings> | undefined;
   if (file.versions !== undefined) {
     versions = {};
-    for (const [name, raw] of Object.entries(isObject(file.versions) ? file.versions : {})) {
+    for (const [name, raw] of Object.entries(isPlainObject(file.versions) ? file.versions : {})) {
       const entry = readVersionEntry(raw);
       if (!entry) continue;
       const where = `versions.${name}.migrationUrl`;
@@ -85,7 +86,7 @@ export function parseLifecycleSettings(options: {
   });
   list.forEach(
     (raw, i) =>
-      isObject(raw) && problems.push(...capErrors(raw, `${key}[${i}]`), ...closingErrors(raw, `${key}[${i}]`)),
+      isPlainObject(raw) && problems.push(...capErrors(raw, `${key}[${i}]`), ...closingErrors(raw, `${key}[${i}]`)),
   );
   errors.push(...problems);
   // An entry with an error is told once: the policy check at start leaves its version out.
@@ -104,10 +105,6 @@ export function parseLifecycleSettings(options: {
     ...(flawed.length > 0 ? { flawed } : {}),
     warnings,
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // The schema's pattern told most bad URLs already; what it cannot state (a port past 65535) is told here, once.
