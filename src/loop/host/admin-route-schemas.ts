@@ -14,6 +14,37 @@ export function problems(byStatus: Record<number, string>): Record<number, TSche
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
+/**
+ * An admin route's schema, a problem for each response given as its description. Without a
+ * `querystring` of its own a route takes no query parameter: an unknown one is a 400.
+ */
+export function adminRoute<S extends { response: Record<number, object | string> }>(schema: S) {
+  const response = { 400: 'An unknown query parameter', ...schema.response };
+  return {
+    querystring: NoQuery,
+    ...schema,
+    response: Object.fromEntries(
+      Object.entries(response).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
+    ) as Record<number, TSchema>,
+  };
+}
+
+/** `?limit=` of a paged admin list: one shape for every list. */
+export const pageLimit = Type.Optional(
+  Type.Integer({
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size, 1 to 100 (default 20).',
+  }),
+);
+
+export const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const count = (description: string) =>
+  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+
 /** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
 export const instantInput = (description: string) =>
   Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { instantInput, reasonText } from '../../host/admin-route-schemas.ts';
+import { adminRoute, instant, instantInput, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -8,7 +8,6 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ChangeApproval } from '../../../kernel/ports/index.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { actorOf } from '../../host/actor.ts';
-import { adminRoute, instant } from '../admin/admin-schemas.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',

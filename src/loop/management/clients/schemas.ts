@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { instant, pageLimit, singleLineText } from '../admin/admin-schemas.ts';
+import { singleLineText } from '../admin/admin-schemas.ts';
+import { instant, pageLimit } from '../../host/admin-route-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
