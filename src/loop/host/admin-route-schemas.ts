@@ -41,7 +41,8 @@ export const pageLimit = Type.Optional(
 );
 
 export const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 export const count = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 
