@@ -40,11 +40,17 @@ export const pageLimit = Type.Optional(
   }),
 );
 
-export const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+export const instant = (description?: string) =>
+  Type.String({ format: 'date-time', maxLength: 40, ...(description ? { description } : {}) });
 export const nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
-export const count = (description: string) =>
-  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+export const count = (description?: string) =>
+  Type.Integer({
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    ...(description ? { description } : {}),
+  });
 
 /** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
 export const instantInput = (description: string) =>

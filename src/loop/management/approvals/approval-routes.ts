@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { adminRoute, instant, instantInput, reasonText } from '../../host/admin-route-schemas.ts';
+import { adminRoute, instant, instantInput, nullable, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -14,7 +14,7 @@ const fingerprint = Type.String({
   maxLength: 16,
   description: 'The change fingerprint that `versionary diff` prints: 16 lower-case hex digits.',
 });
-const nullableAt = (description: string) => Type.Union([instant(description), Type.Null()], { description });
+const nullableAt = (description: string) => nullable(instant(description), description);
 
 const approvalProperties = {
   id: Type.String({ maxLength: 20, description: 'apv_ and 16 hex digits.' }),
@@ -27,7 +27,7 @@ const approvalProperties = {
   approvedAt: instant('When it was approved.'),
   expiresAt: nullableAt('When the approval stops counting; null: never.'),
   revokedAt: nullableAt('When it was revoked; null while it stands.'),
-  revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
+  revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 /** An approval as answered, described for one response. */
 const approval = (description: string) => Type.Object(approvalProperties, { description });
