@@ -6,10 +6,13 @@ import { problemSchema } from '../../core/versions/index.ts';
 
 export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 
-/** An admin route's problems by status; 401, 403, 429 and 503 are added by the document generator. */
-export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
-  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
-}
+/** A route's responses by status, a problem for each given as its description; 401, 403, 429 and 503 are added by the document generator. */
+export const responses = (byStatus: Record<number, object | string>) =>
+  Object.fromEntries(
+    Object.entries(byStatus).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
+  ) as Record<number, TSchema>;
+
+export const problems: (byStatus: Record<number, string>) => Record<number, TSchema> = responses;
 
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
 export const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -19,13 +22,10 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
  * `querystring` of its own a route takes no query parameter: an unknown one is a 400.
  */
 export function adminRoute<S extends { response: Record<number, object | string> }>(schema: S) {
-  const response = { 400: 'An unknown query parameter', ...schema.response };
   return {
     querystring: NoQuery,
     ...schema,
-    response: Object.fromEntries(
-      Object.entries(response).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
-    ) as Record<number, TSchema>,
+    response: responses({ 400: 'An unknown query parameter', ...schema.response }),
   };
 }
 

@@ -26,7 +26,7 @@ import {
   BrownoutScheduleResult,
   RehearsalBody,
 } from './schemas.ts';
-import { adminRoute, problems } from '../host/admin-route-schemas.ts';
+import { adminRoute, responses } from '../host/admin-route-schemas.ts';
 
 const noClient = { 401: 'No credentials', 403: 'The credential belongs to no client' };
 const badBrownout =
@@ -151,28 +151,19 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
       list: {
         summary: 'List your brownout rehearsals',
         tags: ['notices'],
-        response: {
-          200: BrownoutList,
-          ...problems(noClient),
-        },
+        response: responses({ 200: BrownoutList, ...noClient }),
       },
       create: {
         summary: 'Schedule a brownout rehearsal for your client',
         tags: ['notices'],
         body: RehearsalBody,
-        response: {
-          201: BrownoutItem,
-          ...problems({ 400: badBrownout, ...noClient }),
-        },
+        response: responses({ 201: BrownoutItem, 400: badBrownout, ...noClient }),
       },
       cancel: {
         summary: 'Cancel one of your rehearsals',
         tags: ['notices'],
         params: BrownoutParams,
-        response: {
-          204: Type.Null(),
-          ...problems({ ...noClient, 404: 'You have no rehearsal with this id' }),
-        },
+        response: responses({ 204: Type.Null(), ...noClient, 404: 'You have no rehearsal with this id' }),
       },
     },
     created: (reply) => reply,

@@ -9,7 +9,7 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { eventType, subjectParts } from '../../core/notices/index.ts';
 import type { NoticeStore, OutboxNotice, Storage } from '../../kernel/ports/index.ts';
 import { NoticeList, NoticeQuery, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
-import { adminRoute, problems } from '../host/admin-route-schemas.ts';
+import { adminRoute, responses } from '../host/admin-route-schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
 import type { NoticeWorker } from './worker.ts';
 
@@ -134,10 +134,11 @@ export function registerUnsubscribeRoutes(
         schema: {
           ...schema,
           summary: 'Unsubscribe a contact from deprecation notices (one click)',
-          response: {
+          response: responses({
             200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
-            ...problems({ ...linkProblems, 404: 'The contact is no longer on the client' }),
-          },
+            ...linkProblems,
+            404: 'The contact is no longer on the client',
+          }),
         },
       },
       async (request) => {
@@ -156,7 +157,7 @@ export function registerUnsubscribeRoutes(
     {
       schema: {
         ...schema,
-        response: problems(linkProblems),
+        response: responses(linkProblems),
       },
     },
     async (request, reply) => {
