@@ -4,7 +4,7 @@ import { problemSchema } from '../../core/versions/index.ts';
 
 // Pieces of `/admin/v1` route schemas several parts use: beneath the parts, so none imports another for them.
 
-export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
+const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 
 /** A route's responses by status, a problem for each given as its description; 401, 403, 429 and 503 are added by the document generator. */
 export const responses = (byStatus: Record<number, object | string>) =>
@@ -12,7 +12,7 @@ export const responses = (byStatus: Record<number, object | string>) =>
     Object.entries(byStatus).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
   ) as Record<number, TSchema>;
 
-export const problems: (byStatus: Record<number, string>) => Record<number, TSchema> = responses;
+export const problems = (byStatus: Record<number, string>) => responses(byStatus);
 
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
 export const NoQuery = Type.Object({}, { additionalProperties: false });
