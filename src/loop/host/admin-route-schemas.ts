@@ -4,15 +4,53 @@ import { problemSchema } from '../../core/versions/index.ts';
 
 // Pieces of `/admin/v1` route schemas several parts use: beneath the parts, so none imports another for them.
 
-export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
+const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 
-/** An admin route's problems by status; 401, 403, 429 and 503 are added by the document generator. */
-export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
-  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
-}
+/** A route's responses by status, a problem for each given as its description; 401, 403, 429 and 503 are added by the document generator. */
+export const responses = (byStatus: Record<number, object | string>) =>
+  Object.fromEntries(
+    Object.entries(byStatus).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
+  ) as Record<number, TSchema>;
+
+export const problems = (byStatus: Record<number, string>) => responses(byStatus);
 
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
 export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/**
+ * An admin route's schema, a problem for each response given as its description. Without a
+ * `querystring` of its own a route takes no query parameter: an unknown one is a 400.
+ */
+export function adminRoute<S extends { response: Record<number, object | string> }>(schema: S) {
+  return {
+    querystring: NoQuery,
+    ...schema,
+    response: responses({ 400: 'An unknown query parameter', ...schema.response }),
+  };
+}
+
+/** `?limit=` of a paged admin list: one shape for every list. */
+export const pageLimit = Type.Optional(
+  Type.Integer({
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size, 1 to 100 (default 20).',
+  }),
+);
+
+export const instant = (description?: string) =>
+  Type.String({ format: 'date-time', maxLength: 40, ...(description ? { description } : {}) });
+export const nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+export const count = (description?: string) =>
+  Type.Integer({
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    ...(description ? { description } : {}),
+  });
 
 /** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
 export const instantInput = (description: string) =>

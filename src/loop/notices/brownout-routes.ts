@@ -26,7 +26,7 @@ import {
   BrownoutScheduleResult,
   RehearsalBody,
 } from './schemas.ts';
-import { NoQuery, problems } from '../host/admin-route-schemas.ts';
+import { adminRoute, responses } from '../host/admin-route-schemas.ts';
 
 const noClient = { 401: 'No credentials', 403: 'The credential belongs to no client' };
 const badBrownout =
@@ -90,43 +90,37 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
   registerBrownoutRoutes(app, options, {
     path: '/brownouts',
     schemas: {
-      list: {
+      list: adminRoute({
         operationId: 'brownouts.list',
         summary: 'List planned brownouts and rehearsals',
         tags: ['brownouts'],
-        querystring: NoQuery,
         description: "Every brownout, from the config file and from this API, and every client's rehearsal.",
-        response: { 200: BrownoutList, ...problems({ 400: 'An unknown query parameter' }) },
-      },
-      create: {
+        response: { 200: BrownoutList },
+      }),
+      create: adminRoute({
         operationId: 'brownouts.create',
         summary: 'Plan a brownout',
         tags: ['brownouts'],
-        querystring: NoQuery,
         body: BrownoutBody,
         description:
           'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice. `target` aims it at every client (the default), a list of clients, or the clients that called the subject in the last N days (resolved now and recorded on the brownout).',
         responseHeaders: { 201: ['Location'] },
         response: {
           201: { ...BrownoutItem, description: 'Planned; `Location` names the brownout.' },
-          ...problems({ 400: badBrownout }),
+          400: badBrownout,
         },
-      },
-      cancel: {
+      }),
+      cancel: adminRoute({
         operationId: 'brownouts.delete',
         summary: 'Cancel a planned brownout',
         tags: ['brownouts'],
         params: BrownoutParams,
-        querystring: NoQuery,
         description: 'Cancel a brownout planned through this API (those of the config file are changed there).',
         response: {
           204: Type.Null({ description: 'Cancelled' }),
-          ...problems({
-            400: 'An unknown query parameter',
-            404: 'No brownout with this id planned through this API',
-          }),
+          404: 'No brownout with this id planned through this API',
         },
-      },
+      }),
     },
     created: (reply, b) => reply.header('location', `/admin/v1/brownouts/${b.id}`),
     unknown: (id) => `No brownout ${id} (brownouts of the config file are changed there).`,
@@ -157,28 +151,19 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
       list: {
         summary: 'List your brownout rehearsals',
         tags: ['notices'],
-        response: {
-          200: BrownoutList,
-          ...problems(noClient),
-        },
+        response: responses({ 200: BrownoutList, ...noClient }),
       },
       create: {
         summary: 'Schedule a brownout rehearsal for your client',
         tags: ['notices'],
         body: RehearsalBody,
-        response: {
-          201: BrownoutItem,
-          ...problems({ 400: badBrownout, ...noClient }),
-        },
+        response: responses({ 201: BrownoutItem, 400: badBrownout, ...noClient }),
       },
       cancel: {
         summary: 'Cancel one of your rehearsals',
         tags: ['notices'],
         params: BrownoutParams,
-        response: {
-          204: Type.Null(),
-          ...problems({ ...noClient, 404: 'You have no rehearsal with this id' }),
-        },
+        response: responses({ 204: Type.Null(), ...noClient, 404: 'You have no rehearsal with this id' }),
       },
     },
     created: (reply) => reply,
@@ -194,21 +179,18 @@ function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRo
   app.post(
     '/brownout-schedules',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'brownouts.schedule',
         summary: 'Plan a progressive series of brownouts before the sunset',
         tags: ['brownouts'],
-        querystring: NoQuery,
         body: BrownoutScheduleBody,
         description:
           'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
         response: {
           201: { ...BrownoutScheduleResult, description: 'Planned.' },
-          ...problems({
-            400: 'The body is invalid, the subject is not deprecated, or a step cannot be planned',
-          }),
+          400: 'The body is invalid, the subject is not deprecated, or a step cannot be planned',
         },
-      },
+      }),
     },
     async (request, reply) => {
       const body = request.body as Static<typeof BrownoutScheduleBody>;

@@ -9,7 +9,7 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { eventType, subjectParts } from '../../core/notices/index.ts';
 import type { NoticeStore, OutboxNotice, Storage } from '../../kernel/ports/index.ts';
 import { NoticeList, NoticeQuery, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
-import { NoQuery, problems } from '../host/admin-route-schemas.ts';
+import { adminRoute, responses } from '../host/admin-route-schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
 import type { NoticeWorker } from './worker.ts';
 
@@ -21,30 +21,29 @@ export function registerNoticeAdminRoutes(
   app.post(
     '/notices/run',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'notices.run',
         summary: 'Run one notices pass now (after flushing buffered usage)',
         tags: ['notices'],
-        querystring: NoQuery,
         description:
           'Plans the notices now due and delivers what is pending, as the scheduled pass does; answers what it did. An action, not a resource: its path ends in a verb (`x-lint-skip`).',
         'x-lint-skip': ['collection-not-plural'],
-        response: { 200: PassReportSchema, ...problems({ 400: 'An unknown query parameter' }) },
-      },
+        response: { 200: PassReportSchema },
+      }),
     },
     async () => options.worker.runPass(),
   );
   app.get(
     '/notices',
     {
-      schema: {
+      schema: adminRoute({
         operationId: 'notices.list',
         summary: 'List planned notices and their delivery state',
         tags: ['notices'],
         querystring: NoticeQuery,
         description: 'The outbox: one row per notice, channel and recipient, oldest first, a page at a time.',
-        response: { 200: NoticeList, ...problems({ 400: 'An invalid query parameter' }) },
-      },
+        response: { 200: NoticeList, 400: 'An invalid query parameter' },
+      }),
       // limit is validated as the integer the document publishes, from its canonical decimal text only.
       config: queryIntegerSteps(NoticeQuery as unknown as Record<string, unknown>),
     },
@@ -135,10 +134,11 @@ export function registerUnsubscribeRoutes(
         schema: {
           ...schema,
           summary: 'Unsubscribe a contact from deprecation notices (one click)',
-          response: {
+          response: responses({
             200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
-            ...problems({ ...linkProblems, 404: 'The contact is no longer on the client' }),
-          },
+            ...linkProblems,
+            404: 'The contact is no longer on the client',
+          }),
         },
       },
       async (request) => {
@@ -157,7 +157,7 @@ export function registerUnsubscribeRoutes(
     {
       schema: {
         ...schema,
-        response: problems(linkProblems),
+        response: responses(linkProblems),
       },
     },
     async (request, reply) => {

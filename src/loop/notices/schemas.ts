@@ -1,15 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { noticeKinds } from '../../core/notices/index.ts';
 import { outboxStatuses } from '../../kernel/ports/notices.ts';
-
-const instant = Type.String({ format: 'date-time', maxLength: 40 });
-const count = (description?: string) =>
-  Type.Integer({
-    format: 'int64',
-    minimum: 0,
-    maximum: Number.MAX_SAFE_INTEGER,
-    ...(description ? { description } : {}),
-  });
+import { count, instant, nullable } from '../host/admin-route-schemas.ts';
 
 const subjectText = Type.String({
   maxLength: 400,
@@ -26,7 +18,7 @@ const NoticeItem = Type.Object({
   kind: kindUnion(),
   step: Type.String({ maxLength: 64, description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
   type: Type.String({ maxLength: 100, description: 'Event type, e.g. `version.sunset_reminder`.' }),
-  sunsetAt: instant,
+  sunsetAt: instant(),
   channel: Type.String({
     pattern: '^[a-z][a-z0-9-]{0,31}$',
     maxLength: 32,
@@ -39,11 +31,11 @@ const NoticeItem = Type.Object({
       "Set while this instance has no transport for a pending row's channel: `mail-transport` for email without an SMTP server.",
   }),
   attempts: count(),
-  lastError: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
-  nextAttemptAt: instant,
-  createdAt: instant,
-  updatedAt: instant,
-  sentAt: Type.Union([instant, Type.Null()]),
+  lastError: nullable(Type.String({ maxLength: 2000 })),
+  nextAttemptAt: instant(),
+  createdAt: instant(),
+  updatedAt: instant(),
+  sentAt: nullable(instant()),
 });
 
 export const NoticeQuery = Type.Object(
@@ -64,9 +56,9 @@ export const NoticeQuery = Type.Object(
 export const NoticeList = Type.Object(
   {
     data: Type.Array(NoticeItem, { maxItems: 500 }),
-    nextAfter: Type.Union(
-      [Type.String({ maxLength: 15, description: 'Pass as `after` for the next page.' }), Type.Null()],
-      { description: 'null on the last page.' },
+    nextAfter: nullable(
+      Type.String({ maxLength: 15, description: 'Pass as `after` for the next page.' }),
+      'null on the last page.',
     ),
   },
   { description: 'A page of notices, oldest first' },
@@ -106,21 +98,21 @@ export const BrownoutItem = Type.Object(
   {
     id: Type.String({ maxLength: 64 }),
     version: Type.String({ maxLength: 20 }),
-    endpoint: Type.Union([Type.String({ maxLength: 320 }), Type.Null()]),
-    startsAt: instant,
-    endsAt: instant,
-    client: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], {
-      description: 'Set for a rehearsal: only this client is browned out.',
-    }),
+    endpoint: nullable(Type.String({ maxLength: 320 })),
+    startsAt: instant(),
+    endsAt: instant(),
+    client: nullable(Type.String({ maxLength: 200 }), 'Set for a rehearsal: only this client is browned out.'),
     target: Type.Object(
       {
         all: Type.Boolean({ description: 'Every client is refused (and calls without a client).' }),
-        clients: Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 10_000 }), Type.Null()], {
-          description: 'The clients refused and told; fixed when the brownout was planned. null for every client.',
-        }),
-        calledWithinDays: Type.Union([Type.Integer({ format: 'int32', minimum: 1, maximum: 730 }), Type.Null()], {
-          description: 'Set when `clients` was chosen from usage: those that called the subject in this many days.',
-        }),
+        clients: nullable(
+          Type.Array(Type.String({ maxLength: 200 }), { maxItems: 10_000 }),
+          'The clients refused and told; fixed when the brownout was planned. null for every client.',
+        ),
+        calledWithinDays: nullable(
+          Type.Integer({ format: 'int32', minimum: 1, maximum: 730 }),
+          'Set when `clients` was chosen from usage: those that called the subject in this many days.',
+        ),
       },
       { description: 'Whom the brownout refuses. A rehearsal targets its own client.' },
     ),
@@ -175,7 +167,7 @@ const TargetBody = Type.Object(
   },
 );
 
-const windowFields = { ...subjectFields, startsAt: instant, endsAt: instant };
+const windowFields = { ...subjectFields, startsAt: instant(), endsAt: instant() };
 
 export const RehearsalBody = Type.Object({ ...windowFields }, { additionalProperties: false });
 

@@ -4,9 +4,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import type { ApiKeyStore, Client, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
-import { instantInput, problems } from '../host/admin-route-schemas.ts';
-
-const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
+import { adminRoute, count, instant, instantInput, nullable } from '../host/admin-route-schemas.ts';
 
 export interface UsageRoutesOptions {
   usage: UsageStore;
@@ -29,11 +27,6 @@ const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 // A filter given empty is refused, never read as "no filter".
 const filter = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
-const nullable = (schema: ReturnType<typeof text>, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
-const calls = (description: string) =>
-  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const clientName = () => nullable(text(200), 'null when the calls were made without a registered client.');
 
 /** A query's `version` and `client` filters and its window, each described for its route. */
@@ -59,15 +52,18 @@ const WindowQuery = windowQuery(text, {
   until: 'ISO 8601 instant (exclusive); now by default.',
 });
 
-const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
+const windowMeta = Type.Object({
+  since: instant('Start of the window.'),
+  until: instant('End of the window (exclusive).'),
+});
 /** An answer: its rows, at most {@link maxRows}, and the window they cover. */
 const listOf = (row: TSchema, description: string, meta: TSchema = windowMeta) =>
   Type.Object({ data: Type.Array(row, { maxItems: maxRows }), meta }, { description });
 const clientVersion = { clientId: text(200), clientName: clientName(), version: text(20) };
 const seen = {
-  calls: calls('Calls in the window.'),
-  firstSeen: at('First call in the window.'),
-  lastSeen: at('Latest call in the window.'),
+  calls: count('Calls in the window.'),
+  firstSeen: instant('First call in the window.'),
+  lastSeen: instant('Latest call in the window.'),
 };
 
 const reachable = (client: Client) => client.webhooks.length > 0 || client.contacts.some((c) => c.subscribed);
@@ -171,8 +167,8 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
             day: Type.String({ format: 'date', maxLength: 10, description: 'UTC day.' }),
             version: text(20),
             clientId: Type.Optional(text(200, 'With perClient=true.')),
-            calls: calls('Calls that day.'),
-            clients: calls('Distinct clients that day.'),
+            calls: count('Calls that day.'),
+            clients: count('Distinct clients that day.'),
           }),
           'Calls and distinct clients per UTC day',
         ),
@@ -213,13 +209,13 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
             contact: Type.Boolean({
               description: 'Whether notices can reach the client: a subscribed email contact or a webhook.',
             }),
-            calls: calls('Calls in the window.'),
-            lastSeen: at('Latest call in the window.'),
+            calls: count('Calls in the window.'),
+            lastSeen: instant('Latest call in the window.'),
           }),
           'Calls per version, operation and client, of every version',
           Type.Object({
-            since: at('Start of the window: the start of the UTC hour of `since`.'),
-            until: at('End of the window (exclusive).'),
+            since: instant('Start of the window: the start of the UTC hour of `since`.'),
+            until: instant('End of the window (exclusive).'),
             prefix: text(
               200,
               'The API prefix before `/<version>` in the served documents: `/api/v2/users/{id}` is version `v2`, endpoint `GET /users/{id}`.',
@@ -259,7 +255,13 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       ((window: Window) => ({ since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) }));
     app.get(
       route.path,
-      { schema: { ...schema, tags: ['usage'], response: { 200: schema.response, ...badWindow } } },
+      {
+        schema: adminRoute({
+          ...schema,
+          tags: ['usage'],
+          response: { 200: schema.response, 400: 'An invalid query parameter, or since not before until' },
+        }),
+      },
       async (request) => {
         const query = request.query as Query;
         const window = readWindow(query, options.clock.now(), lookbackDays);

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
 import { deprecationDatesSchema, type DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
-import { instantInput, NoQuery, problem } from '../../host/admin-route-schemas.ts';
+import { adminRoute, count, instant, instantInput, nullable, pageLimit } from '../../host/admin-route-schemas.ts';
 
 /**
  * Route schemas of the management API, in TypeBox: the same objects validate requests, shape
@@ -10,41 +10,11 @@ import { instantInput, NoQuery, problem } from '../../host/admin-route-schemas.t
  * the statuses answered in front of the handlers (401, 403, 429, 500, 503) are added by the
  * document generator. `responseHeaders` names the headers a handler sets, by status.
  */
-/**
- * An admin route's schema, a problem for each response given as its description. Without a
- * `querystring` of its own a route takes no query parameter: an unknown one is a 400.
- */
-export function adminRoute<S extends { response: Record<number, object | string> }>(schema: S) {
-  const response = { 400: 'An unknown query parameter', ...schema.response };
-  return {
-    querystring: NoQuery,
-    ...schema,
-    response: Object.fromEntries(
-      Object.entries(response).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
-    ) as Record<number, TSchema>,
-  };
-}
-
-/** `?limit=` of a paged admin list: one shape for every list. */
-export const pageLimit = Type.Optional(
-  Type.Integer({
-    format: 'int32',
-    minimum: 1,
-    maximum: 100,
-    default: 20,
-    description: 'Page size, 1 to 100 (default 20).',
-  }),
-);
-
-export const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const versionName = Type.String({
   pattern: '^v[1-9][0-9]{0,5}$',
   maxLength: 7,
   description: 'A version name: v1, v2, ...',
 });
-export const count = (description: string) =>
-  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]);
 const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
 // An absolute http(s) URL or a path: it goes into `Link` headers and the portal's links.

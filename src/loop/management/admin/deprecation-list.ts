@@ -5,7 +5,8 @@ import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
-import { adminRoute, count, deprecationDates, instant, nullable } from './admin-schemas.ts';
+import { deprecationDates } from './admin-schemas.ts';
+import { adminRoute, count, instant, nullable } from '../../host/admin-route-schemas.ts';
 
 const deprecation = Type.Object(
   {

@@ -7,7 +7,7 @@ import { startRawRetention } from '../../usage/raw-retention.ts';
 import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
-import { adminRoute } from './admin-schemas.ts';
+import { adminRoute } from '../../host/admin-route-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { instantInput, reasonText } from '../../host/admin-route-schemas.ts';
+import { adminRoute, instant, instantInput, nullable, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -8,14 +8,13 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ChangeApproval } from '../../../kernel/ports/index.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { actorOf } from '../../host/actor.ts';
-import { adminRoute, instant } from '../admin/admin-schemas.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',
   maxLength: 16,
   description: 'The change fingerprint that `versionary diff` prints: 16 lower-case hex digits.',
 });
-const nullableAt = (description: string) => Type.Union([instant(description), Type.Null()], { description });
+const nullableAt = (description: string) => nullable(instant(description), description);
 
 const approvalProperties = {
   id: Type.String({ maxLength: 20, description: 'apv_ and 16 hex digits.' }),
@@ -28,7 +27,7 @@ const approvalProperties = {
   approvedAt: instant('When it was approved.'),
   expiresAt: nullableAt('When the approval stops counting; null: never.'),
   revokedAt: nullableAt('When it was revoked; null while it stands.'),
-  revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
+  revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 /** An approval as answered, described for one response. */
 const approval = (description: string) => Type.Object(approvalProperties, { description });

@@ -19,7 +19,7 @@ import {
 import { webhooksSection } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
 import { pageCursor } from '../admin/api-key-routes.ts';
-import { adminRoute } from '../admin/admin-schemas.ts';
+import { adminRoute } from '../../host/admin-route-schemas.ts';
 
 const noClient = 'No client with this id';
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { instant, pageLimit, singleLineText } from '../admin/admin-schemas.ts';
+import { singleLineText } from '../admin/admin-schemas.ts';
+import { instant, nullable, pageLimit } from '../../host/admin-route-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
@@ -64,10 +65,10 @@ export function updateClientBody(versions: readonly string[]) {
       contacts,
       webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
       minimumVersion: Type.Optional(
-        Type.Union([version, Type.Null()], {
-          description:
-            'The oldest version this client may call: its calls to older versions answer 410 `VERSION_RETIRED_FOR_CLIENT`. `null` clears it; a version the API does not know is a 400.',
-        }),
+        nullable(
+          version,
+          'The oldest version this client may call: its calls to older versions answer 410 `VERSION_RETIRED_FOR_CLIENT`. `null` clears it; a version the API does not know is a 400.',
+        ),
       ),
     },
     { additionalProperties: false, minProperties: 1 },
@@ -94,9 +95,10 @@ export const ClientSchema = Type.Object(
     name: Type.String({ maxLength: 200 }),
     contacts: Type.Array(ContactSchema, { maxItems: 50 }),
     webhooks: Type.Array(WebhookSchema, { maxItems: 10 }),
-    minimumVersion: Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
-      description: 'The oldest version this client may call; null when it has none.',
-    }),
+    minimumVersion: nullable(
+      Type.String({ maxLength: 40 }),
+      'The oldest version this client may call; null when it has none.',
+    ),
     createdAt: instant('When the client was created.'),
     updatedAt: instant('When the client last changed.'),
   },
@@ -108,9 +110,9 @@ export const ClientListSchema = Type.Object(
     data: Type.Array(ClientSchema, { maxItems: 100 }),
     meta: Type.Object({
       limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
-      nextCursor: Type.Union(
-        [Type.String({ maxLength: 300, description: 'Pass as `cursor` for the next page.' }), Type.Null()],
-        { description: 'null on the last page.' },
+      nextCursor: nullable(
+        Type.String({ maxLength: 300, description: 'Pass as `cursor` for the next page.' }),
+        'null on the last page.',
       ),
     }),
   },
