@@ -427,6 +427,15 @@ export const parityCases: readonly ParityCase[] = [
     client: 'early',
     expect: { allowed: true, headers: { allow: usersAllow } },
   },
+  // OPTIONS where no document declares the path, anonymous: the 404 (no 401), as core's rules judge
+  // a call without a principal.
+  {
+    name: 'OPTIONS on a path no document declares, anonymous: the 404',
+    at: 'closed',
+    method: 'OPTIONS',
+    target: '/api/v2/not-in-the-document',
+    expect: refusedPath,
+  },
   {
     name: 'PROPFIND where the removed endpoint was: a method it never had is the 405',
     at: 'removed',

@@ -502,6 +502,14 @@ function _M.access()
   local declared = rules.methods_in(t, version, found)
   local method_ok = declared and method ~= "OPTIONS" and rules.method_served(declared, method)
   if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
+  -- OPTIONS asks for no key, on a path no document declares as on a documented one: the table's
+  -- rules judge it without a principal (core's decide for an anonymous call), then the 404, as the
+  -- gateway answers it.
+  if not declared and method == "OPTIONS" then
+    local ok, decided, key, _, retry = rules.decide(row, nil, nil, now, nil, t.versionBrownouts[version])
+    if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+    return not_documented(t, version, decided)
+  end
   -- An undocumented path goes nowhere (the 404): reading it needs no more than `read`, as the gateway asks.
   local unsafe = declared and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
   local client = identify(t, ctx, now, unsafe, pending)
