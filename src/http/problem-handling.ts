@@ -21,6 +21,8 @@ export interface ProblemHandlingOptions {
   vendor: string;
   /** A removed version answers with this error on paths that have no route. */
   removedVersion?: (name: string) => VersionaryError | undefined;
+  /** The refusal a caller's own minimum version answers with on a path with no route (its 410). */
+  retiredFor?: ((request: FastifyRequest, version: string) => VersionaryError | undefined) | undefined;
   /** Answer the paths with no route too (default true); `false` leaves them to the app's handler. */
   notFound?: boolean;
   /** Whether a version forwards undocumented paths; any other version's is a 404 whatever the method. */
@@ -136,15 +138,20 @@ export function notFoundProblems(
     const named = scope.versionOf(path);
     const problem = named ? versionProblem(named, 'path') : undefined;
     if (problem) return sendProblem(reply, problem);
+    let version = named;
     if (stateOf(request).unversioned) {
       try {
         const { number } = resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
-        const problem = versionProblem(`v${number}`, 'accept');
+        version = `v${number}`;
+        const problem = versionProblem(version, 'accept');
         if (problem) return sendProblem(reply, problem);
       } catch (error) {
         return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));
       }
     }
+    // A client whose minimum version retires this one: its 410 first, before the 405 or the 404.
+    const retired = version === undefined ? undefined : options.retiredFor?.(request, version);
+    if (retired) return sendProblem(reply, retired);
     const bare = path.split('?')[0]!;
     const { forwardsUndocumented } = options;
     // A forwarded version's path no document declares, asked with a method the router routes nowhere.

@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
+import { minimumVersionRule } from '../core/rulebook/rules.ts';
+import { retiresSome } from '../core/rulebook/index.ts';
 import { judgePublic, tableErrorOf } from './public-decision.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
@@ -51,6 +53,32 @@ export function removedVersionOf(
     if (judged === undefined) return shared(name);
     const { decision } = judged;
     return decision.outcome === 'refuse' ? tables.errorOf(decision.problem) : undefined;
+  };
+}
+
+/**
+ * The 410 a caller's own minimum version answers on a path with no route (a method the path does
+ * not declare, a path no document declares), as core's `decide` orders it: before the 405 or 404.
+ * Asked only of a version the table retires for some client; OPTIONS never waits for a caller.
+ */
+export function retiredVersionOf(
+  lifecycle: LifecycleSource,
+  clock: Clock,
+  clientOf: (request: FastifyRequest) => string | undefined,
+): ((request: FastifyRequest, version: string) => VersionaryError | undefined) | undefined {
+  const tables = lifecycle.decisionTable;
+  if (!tables) return undefined;
+  return (request, version) => {
+    const table = tables.latest();
+    if (table === undefined || request.method === 'OPTIONS' || !retiresSome(table, version)) return undefined;
+    const client = clientOf(request);
+    if (client === undefined) return undefined;
+    const principal = { client, roles: [] as readonly string[] };
+    const decision = minimumVersionRule(
+      { method: request.method, path: '', version, now: clock.now(), principal },
+      table,
+    );
+    return decision.outcome === 'refuse' ? tableErrorOf(tables, decision.problem) : undefined;
   };
 }
 

@@ -179,8 +179,7 @@ export const parityCases: readonly ParityCase[] = [
   },
   // A client's minimum version: v1 is retired for `moved` alone, before the lifecycle and element
   // rules of v1 (its closing would refuse a new client with a 403; the parameter past its sunset,
-  // with a 400). A method the route lacks stays the 405 every data plane answers before the caller
-  // is known.
+  // with a 400), and before the method's 405 or a path's 404: v1 is gone for it, whatever it asks.
   {
     name: 'v1 to a client whose minimum is v2',
     at: 'closed',
@@ -203,6 +202,22 @@ export const parityCases: readonly ParityCase[] = [
     at: 'closed',
     method: 'GET',
     target: '/api/v1/users/1?fields=id',
+    client: 'moved',
+    expect: retired,
+  },
+  {
+    name: 'v1 to a client whose minimum is v2, a method the route does not declare',
+    at: 'closed',
+    method: 'PROPFIND',
+    target: '/api/v1/users',
+    client: 'moved',
+    expect: retired,
+  },
+  {
+    name: 'v1 to a client whose minimum is v2, a path no document declares',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/not-in-the-document',
     client: 'moved',
     expect: retired,
   },

@@ -501,7 +501,11 @@ function _M.access()
   -- nil: a path no document declares, of a version that does not forward them (the 404 below).
   local declared = rules.methods_in(t, version, found)
   local method_ok = declared and method ~= "OPTIONS" and rules.method_served(declared, method)
-  if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
+  -- A client's minimum version answers before the 405 (core's order): where the table retires this
+  -- version for some client, the method's answer waits for the caller; OPTIONS never does.
+  if declared and not method_ok and not pending and (not retiring or method == "OPTIONS") then
+    return answer_method(t, method, rules.allow_of(declared))
+  end
   -- OPTIONS asks for no key, on a path no document declares as on a documented one: the table's
   -- rules judge it without a principal (core's decide for an anonymous call), then the 404, as the
   -- gateway answers it.
@@ -510,8 +514,9 @@ function _M.access()
     if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
     return not_documented(t, version, decided)
   end
-  -- An undocumented path goes nowhere (the 404): reading it needs no more than `read`, as the gateway asks.
-  local unsafe = declared and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
+  -- An undocumented path goes nowhere (the 404), nor a method the route does not declare (the 405):
+  -- asking them needs no more than `read`, as the gateway asks.
+  local unsafe = method_ok and method ~= "GET" and method ~= "HEAD"
   local client = identify(t, ctx, now, unsafe, pending)
   if not client then return end
   ctx.client = client
@@ -519,6 +524,7 @@ function _M.access()
   -- The client's minimum version, right after the version rule as in core's decide.
   local retired = rules.retired(t, client, version)
   if retired then return send_problem(t, retired) end
+  if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
   local names = query and route and route.elements[1] and target.query_names(query)
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names, t.versionBrownouts[version])
   ctx.deprecated = used
