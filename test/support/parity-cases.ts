@@ -205,14 +205,14 @@ export const parityCases: readonly ParityCase[] = [
     client: 'moved',
     expect: retired,
   },
-  {
-    name: 'v1 to a client whose minimum is v2, a method the route does not declare',
+  ...['PROPFIND', 'SEARCH', 'PURGE', 'PUT'].map((method): ParityCase => ({
+    name: `v1 to a client whose minimum is v2, ${method} that the route does not declare`,
     at: 'closed',
-    method: 'PROPFIND',
+    method,
     target: '/api/v1/users',
     client: 'moved',
     expect: retired,
-  },
+  })),
   {
     name: 'v1 to a client whose minimum is v2, a path no document declares',
     at: 'closed',
@@ -441,6 +441,14 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v1/users',
     client: 'early',
     expect: { allowed: true, headers: { allow: usersAllow } },
+  },
+  // OPTIONS asks for no credential: an anonymous one is answered as a client's.
+  {
+    name: 'OPTIONS on a route, anonymous: 204 with Allow',
+    at: 'closed',
+    method: 'OPTIONS',
+    target: '/api/v2/users',
+    expect: { allowed: true, headers: { allow: /^GET, (POST, )?HEAD, OPTIONS$/ } },
   },
   // OPTIONS where no document declares the path, anonymous: the 404 (no 401), as core's rules judge
   // a call without a principal.

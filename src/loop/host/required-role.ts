@@ -18,8 +18,10 @@ export function createRequiredRole(prefix: string): (request: FastifyRequest) =>
     if (route === `${scope.management}/mcp`) return 'read';
     if (scope.isManagement(route) || route === '/metrics') return 'admin';
     const api = scope.routeOf(route);
-    if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;
+    // OPTIONS asks for no credential (a preflight carries none), as the gateway and nginx answer it.
+    if (!api || api.isDocument || route === `${scope.prefix}/${api.version}` || request.method === 'OPTIONS')
+      return undefined;
     // QUERY is safe: reading with a body needs no more than reading.
-    return ['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(request.method) || isMethodAnswer(request) ? 'read' : 'write';
+    return ['GET', 'HEAD', 'QUERY'].includes(request.method) || isMethodAnswer(request) ? 'read' : 'write';
   };
 }
