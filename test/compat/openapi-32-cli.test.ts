@@ -116,6 +116,33 @@ describe('versionary diff on OpenAPI 3.2 descriptions, as a process', () => {
     assert.match(gate.stdout, /^BROKEN .*endpoint-removed.*QUERY \/api\/v2\/search/m);
   });
 
+  it("diffs a 3.1 document's x-query operation as QUERY: its breaking change fails the gate", async () => {
+    const body = (required: string[]) => ({
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { q: { type: 'string' }, limit: { type: 'integer' } }, required },
+        },
+      },
+    });
+    const of = (required: string[]) => ({
+      openapi: '3.1.0',
+      info: { title: 'Shop', version: 'v2' },
+      paths: {
+        '/api/v2/search': { get: { responses: ok }, 'x-query': { requestBody: body(required), responses: ok } },
+      },
+    });
+    writeFileSync(join(dir, 'x-base.json'), JSON.stringify(of(['q'])));
+    writeFileSync(join(dir, 'x-head.json'), JSON.stringify(of(['q', 'limit'])));
+    const run = await runCliProcess(['diff', 'x-base.json', 'x-head.json', '--format', 'json'], { cwd: dir });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const report = JSON.parse(run.stdout) as { changes: { level: string; location: { method?: string } }[] };
+    assert.ok(
+      report.changes.some((c) => c.level === 'breaking' && c.location.method === 'QUERY'),
+      run.stdout,
+    );
+  });
+
   it('versionary lint reads the 3.2 descriptions, and finds a fixed method in additionalOperations', async () => {
     const clean = await runCliProcess(['lint', 'base.json', '--format', 'json'], { cwd: dir });
     const rules = (stdout: string) =>
