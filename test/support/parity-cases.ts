@@ -450,6 +450,35 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v2/users',
     expect: { allowed: true, headers: { allow: /^GET, (POST, )?HEAD, OPTIONS$/ } },
   },
+  {
+    name: 'OPTIONS on a route closed to new clients, anonymous: 204 with Allow (no call of the version)',
+    at: 'closed',
+    method: 'OPTIONS',
+    target: '/api/v1/users',
+    expect: { allowed: true, headers: { allow: /^GET, (POST, )?HEAD, OPTIONS$/ } },
+  },
+  {
+    name: 'OPTIONS on an undocumented path of a version closed to new clients, anonymous: the 404',
+    at: 'closed',
+    method: 'OPTIONS',
+    target: '/api/v1/nothing',
+    expect: refusedPath,
+  },
+  {
+    name: 'a method the route does not declare, to a new client of a closed version: the 405',
+    at: 'closed',
+    method: 'PROPFIND',
+    target: '/api/v1/users',
+    client: 'late',
+    expect: notAllowed,
+  },
+  {
+    name: 'OPTIONS on an endpoint inside a brownout for everyone, anonymous: 204',
+    at: 'progressive',
+    method: 'OPTIONS',
+    target: '/api/v2/users',
+    expect: { allowed: true },
+  },
   // OPTIONS where no document declares the path, anonymous: the 404 (no 401), as core's rules judge
   // a call without a principal.
   {
