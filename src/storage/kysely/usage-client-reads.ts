@@ -53,7 +53,10 @@ export async function readByClient(
     Math.floor(options.since / minuteMs) * minuteMs <= Number(span.first) &&
     (options.until === undefined || Math.floor(last / minuteMs) * minuteMs < options.until);
   const sums = new Map<string, Sum>();
-  for (const part of coversAll ? [{ table: 'versionary_usage_totals' as const }] : windowParts(options, last))
+  // No call was recorded before the first: a window from 0 (the closing's lookback) starts there, not
+  // in 1970 (some 2,900 weekly slices, each a query, before the first row).
+  const from = { ...options, since: Math.max(options.since, Number(span.first)) };
+  for (const part of coversAll ? [{ table: 'versionary_usage_totals' as const }] : windowParts(from, last))
     await scanPages(
       db,
       { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },

@@ -79,7 +79,7 @@ export async function compileDecisionTable(
     now,
     brownouts: sources.brownouts?.() ?? [],
     removedStatus: sources.removedStatus,
-    allowed: sources.allowed,
+    allowed: once(sources.allowed),
   };
   const access = sources.access?.() ?? noRefusals;
   fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name), access });
@@ -197,4 +197,18 @@ function listHeaderSegments(runtime: LifecycleRuntime, now: number): HeaderSegme
     const { headers, changesAt } = versionListHeaders({ versions, clock: { now: () => t } });
     return { outcome: 'allow', headers: headers as Record<string, string>, until: changesAt ?? Infinity };
   }, now).map(({ from, headers }) => ({ from, headers }));
+}
+
+/**
+ * The clients allowed past each closing, read once per compilation: a version's closing is every
+ * route's, and each read flushes usage and scans it.
+ */
+function once(allowed: RouteRowContext['allowed']): RouteRowContext['allowed'] {
+  const read = new Map<string, Promise<string[]>>();
+  return (closing) => {
+    const key = JSON.stringify([closing.version, closing.endpoint, closing.element, closing.at]);
+    let found = read.get(key);
+    if (!found) read.set(key, (found = allowed(closing)));
+    return found;
+  };
 }
