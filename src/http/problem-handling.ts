@@ -20,9 +20,11 @@ export interface ProblemHandlingOptions {
   prefix: string;
   vendor: string;
   /** A removed version answers with this error on paths that have no route. */
-  removedVersion?: (name: string) => VersionaryError | undefined;
+  removedVersion?: (name: string) => VersionaryError | undefined | Promise<VersionaryError | undefined>;
   /** The refusal a caller's own minimum version answers with on a path with no route (its 410). */
-  retiredFor?: ((request: FastifyRequest, version: string) => VersionaryError | undefined) | undefined;
+  retiredFor?:
+    | ((request: FastifyRequest, version: string) => VersionaryError | undefined | Promise<VersionaryError | undefined>)
+    | undefined;
   /** Answer the paths with no route too (default true); `false` leaves them to the app's handler. */
   notFound?: boolean;
   /** Whether a version forwards undocumented paths; any other version's is a 404 whatever the method. */
@@ -127,31 +129,29 @@ function methodAnswerAt(
 /** Names unknown and removed versions, reads `Accept`, answers 405 for a served path, else 404. */
 export function notFoundProblems(
   options: ProblemHandlingOptions,
-): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   const supported = options.bundle.versions.map((v) => v.name);
   const scope = createApiScope(options.prefix);
-  const versionProblem = (name: string, source: 'path' | 'accept') =>
-    options.removedVersion?.(name) ??
+  // A client whose minimum version retires this one: its 410 first, before the version's removal for
+  // everyone, the 405 or the 404 (core's order).
+  const versionProblem = async (request: FastifyRequest, name: string, source: 'path' | 'accept') =>
+    (await options.retiredFor?.(request, name)) ??
+    (await options.removedVersion?.(name)) ??
     (options.bundle.byNumber(Number(name.slice(1))) ? undefined : unknownVersionProblem({ name, supported, source }));
-  return (request, reply) => {
+  return async (request, reply) => {
     const path = request.url;
     const named = scope.versionOf(path);
-    const problem = named ? versionProblem(named, 'path') : undefined;
+    const problem = named ? await versionProblem(request, named, 'path') : undefined;
     if (problem) return sendProblem(reply, problem);
-    let version = named;
     if (stateOf(request).unversioned) {
       try {
         const { number } = resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
-        version = `v${number}`;
-        const problem = versionProblem(version, 'accept');
+        const problem = await versionProblem(request, `v${number}`, 'accept');
         if (problem) return sendProblem(reply, problem);
       } catch (error) {
         return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));
       }
     }
-    // A client whose minimum version retires this one: its 410 first, before the 405 or the 404.
-    const retired = version === undefined ? undefined : options.retiredFor?.(request, version);
-    if (retired) return sendProblem(reply, retired);
     const bare = path.split('?')[0]!;
     const { forwardsUndocumented } = options;
     // A forwarded version's path no document declares, asked with a method the router routes nowhere.

@@ -25,20 +25,43 @@ export interface PublicDecision {
   decision: Decision;
   /** Some client has its own view of the subject: its answer waits for the caller. */
   perClient: boolean;
+  /** Some client's minimum version retires this version: that client's own 410 answers first. */
+  retiring: boolean;
+}
+
+/** `f` of a value that may still be coming: at once when it is here (nearly every call: no promise made). */
+export function whenReady<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
 }
 
 /**
- * Core's `decide` before the caller is known; `undefined` when the table cannot say yet. With
- * `removal`, only a refusal in force matters (a deprecated call is decided once, by the rulebook step).
+ * The table now; while state moved and it compiles, the table once compiled, as the rulebook step
+ * waits for it (the rules have one representation); `undefined` if that compilation failed.
+ */
+export function tableNow(tables: DecisionTableSource): DecisionTable | Promise<DecisionTable | undefined> {
+  return tables.latest() ?? tables.current().catch(() => undefined);
+}
+
+/**
+ * Core's `decide` before the caller is known; `undefined` when the table cannot say (a version it
+ * does not know, or no table). With `removal`, only a refusal in force matters (a deprecated call
+ * is decided once, by the rulebook step).
  */
 export function judgePublic(
   tables: DecisionTableSource,
   clock: Clock,
   key: PublicKey & { removal: boolean },
+): PublicDecision | undefined | Promise<PublicDecision | undefined> {
+  return whenReady(tableNow(tables), (table) => (table === undefined ? undefined : judgeOn(table, clock, key)));
+}
+
+function judgeOn(
+  table: DecisionTable,
+  clock: Clock,
+  key: PublicKey & { removal: boolean },
 ): PublicDecision | undefined {
   const matters = key.removal ? refusesNow : mayRefuseOrMark;
-  const table = tables.latest();
-  if (table === undefined || !table.versions.includes(key.version)) return undefined;
+  if (!table.versions.includes(key.version)) return undefined;
   const now = clock.now();
   const row = rowOf(table, key);
   // Nearly every call: a subject that refuses nobody now (no removal in force) and has nothing to
@@ -54,13 +77,15 @@ export function judgePublic(
   };
   // A client with its own row (extended access), or one whose minimum version retires this
   // version (its own 410 answers first), is decided once the caller is known.
-  const perClient = (row !== undefined && row.extendedAccess !== undefined) || retiresSome(table, key.version);
-  return { decision: decide(facts, table), perClient };
+  const retiring = retiresSome(table, key.version);
+  const perClient = (row !== undefined && row.extendedAccess !== undefined) || retiring;
+  return { decision: decide(facts, table), perClient, retiring };
 }
 
 const quiet: PublicDecision = Object.freeze({
   decision: Object.freeze({ outcome: 'allow', headers: Object.freeze({}), deprecated: false }) as Decision,
   perClient: false,
+  retiring: false,
 });
 
 function refusesNow(row: RuleRow, now: number): boolean {

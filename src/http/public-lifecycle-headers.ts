@@ -4,6 +4,7 @@ import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 import { defineStep } from './pipeline/step-definition.ts';
 import { gateKeyOf, publicAnswer, removedGateKey } from './removed-gate.ts';
 import { setOrJoin } from './set-or-join.ts';
+import { whenReady } from './public-decision.ts';
 
 /**
  * The `respond:public-lifecycle-headers` step: every response of a deprecated version carries its
@@ -23,13 +24,14 @@ export const publicLifecycleHeadersStep = defineStep({
     (request, reply, _payload, route) => {
       const state = stateOf(request);
       if (state.lifecycleJudged || reply.hasHeader('deprecation')) return;
-      const answer = publicAnswer(options, { request, route, removal: false });
-      if (!answer || !hasDeprecation(answer.headers)) return;
-      // The span and metrics say so too (`telemetry/telemetry-step.ts`).
-      state.deprecated = true;
-      const key = gateKeyOf(route);
-      state.verdict ??= { method: key.method, path: key.path, verdict: answer.verdict() };
-      joinHeaders(reply, answer.headers);
+      return whenReady(publicAnswer(options, { request, route, removal: false }), (answer) => {
+        if (!answer || !hasDeprecation(answer.headers)) return;
+        // The span and metrics say so too (`telemetry/telemetry-step.ts`).
+        state.deprecated = true;
+        const key = gateKeyOf(route);
+        state.verdict ??= { method: key.method, path: key.path, verdict: answer.verdict() };
+        joinHeaders(reply, answer.headers);
+      });
     },
 });
 

@@ -7,7 +7,7 @@ import {
   type PythonUpstream,
   type TestGateway,
 } from '../support/gateway.ts';
-import { parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
+import { parityConfig, parityDocumentEdit, parityEpoch, parityFinalMoments } from '../support/parity-cases.ts';
 import { prepareParity, runParity, runRateLimitParity, type ParityTarget } from '../support/parity-runner.ts';
 import { eventually } from '../support/service-process.ts';
 import { rawRequest, startDataPlane, type DataPlane, type RawResponse } from '../support/nginx.ts';
@@ -190,5 +190,6 @@ describe('parity: nginx answers every case of the rulebook as core decides it', 
     }, 10_000);
     assert.deepEqual(await runParity(target, clients), []);
     assert.deepEqual(await runRateLimitParity(target, clients), []);
+    assert.deepEqual(await runParity(target, clients, parityFinalMoments), []);
   });
 });

@@ -7,7 +7,13 @@ import {
   type PythonUpstream,
   type TestGateway,
 } from '../support/gateway.ts';
-import { parityCases, parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
+import {
+  parityCases,
+  parityFinalMoments,
+  parityConfig,
+  parityDocumentEdit,
+  parityEpoch,
+} from '../support/parity-cases.ts';
 import { prepareParity, runParity, runRateLimitParity, type ParityTarget } from '../support/parity-runner.ts';
 import { startTestService, type StartedService } from '../support/started-service.ts';
 
@@ -77,6 +83,7 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     const clients = await prepareParity(target);
     assert.deepEqual(await runParity(target, clients), []);
     assert.deepEqual(await runRateLimitParity(target, clients), []);
+    assert.deepEqual(await runParity(target, clients, parityFinalMoments), []);
   });
 
   it('versionary gateway', async () => {
@@ -84,5 +91,6 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     const clients = await prepareParity(target);
     assert.deepEqual(await runParity(target, clients), []);
     assert.deepEqual(await runRateLimitParity(target, clients), []);
+    assert.deepEqual(await runParity(target, clients, parityFinalMoments), []);
   });
 });

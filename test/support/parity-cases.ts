@@ -107,6 +107,14 @@ export const parityMoments = {
 } as const;
 
 /**
+ * The moments run after the rate-limit check (which needs v1 up: a version past its sunset stays
+ * removed): v1 removed for everyone, a day after its sunset.
+ */
+export const parityFinalMoments = {
+  v1Removed: parityEpoch + 201 * day,
+} as const;
+
+/**
  * The rate-limit rule (core's `rateCounterKey`), run after the cases (a fresh window, v1 still up): one
  * counter per client and policy. `early`'s read-only key spends the `read` budget; a second
  * read-only key of the same client finds it spent (minting keys does not multiply a budget), and
@@ -132,7 +140,7 @@ export interface ParityExpectation {
 /** One request and its expected answer. */
 export interface ParityCase {
   name: string;
-  at: keyof typeof parityMoments;
+  at: keyof typeof parityMoments | keyof typeof parityFinalMoments;
   method: string;
   /** Sent byte for byte, as a probe would (a character above U+007F is sent as its Latin-1 byte). */
   target: string;
@@ -236,6 +244,34 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v1/users',
     client: 'early',
     expect: { allowed: true, headers: v1Headers },
+  },
+  // v1 removed for everyone: its 410, but to a client whose minimum retires it, that client's own
+  // 410 first, whatever the method or path.
+  ...(['GET', 'PROPFIND'] as const).flatMap((method): ParityCase[] => [
+    {
+      name: `v1 removed for everyone, ${method}`,
+      at: 'v1Removed',
+      method,
+      target: '/api/v1/users',
+      client: 'early',
+      expect: removed,
+    },
+    {
+      name: `v1 removed for everyone, ${method} by a client whose minimum is v2`,
+      at: 'v1Removed',
+      method,
+      target: '/api/v1/users',
+      client: 'moved',
+      expect: retired,
+    },
+  ]),
+  {
+    name: 'v1 removed for everyone, a path no document declares, by a client whose minimum is v2',
+    at: 'v1Removed',
+    method: 'GET',
+    target: '/api/v1/not-in-the-document',
+    client: 'moved',
+    expect: retired,
   },
   // Deprecated parameters: the version's headers merged with the element's, or past its sunset a 400.
   {

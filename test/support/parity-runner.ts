@@ -232,9 +232,13 @@ export function differences(expect: ParityExpectation, answer: ParityAnswer): st
  * Run every parity case against a prepared target: at each moment, core's `decide` on the table
  * the target serves then, and the target itself over a socket. Returns one line per difference.
  */
-export async function runParity(target: ParityTarget, clients: ParityClients): Promise<string[]> {
+export async function runParity(
+  target: ParityTarget,
+  clients: ParityClients,
+  moments: Readonly<Record<string, number>> = parityMoments,
+): Promise<string[]> {
   const lines: string[] = [];
-  for (const [moment, now] of Object.entries(parityMoments) as Array<[keyof typeof parityMoments, number]>) {
+  for (const [moment, now] of Object.entries(moments)) {
     await target.setNow(now);
     const table = await servedTable(target);
     for (const c of parityCases.filter((p) => p.at === moment)) {
