@@ -10,6 +10,7 @@ import {
 import type { VersionBundle } from '../core/versions/index.ts';
 import { methodsAt } from '../core/rulebook/route-index.ts';
 import { createApiScope, versionDocumentPath, type ApiScope } from './api-scope.ts';
+import type { UnroutedKey } from './removed-gate.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { stateOf } from './pipeline/request-state.ts';
@@ -21,9 +22,15 @@ export interface ProblemHandlingOptions {
   vendor: string;
   /** A removed version answers with this error on paths that have no route. */
   removedVersion?: (name: string) => VersionaryError | undefined | Promise<VersionaryError | undefined>;
-  /** The refusal a caller's own minimum version answers with on a path with no route (its 410). */
-  retiredFor?:
-    | ((request: FastifyRequest, version: string) => VersionaryError | undefined | Promise<VersionaryError | undefined>)
+  /**
+   * Core's `decide` on a path with no route, with its caller (`unroutedDecisionOf`): its refusal,
+   * `null` when nothing refuses but the method, `undefined` when the table cannot say.
+   */
+  decided?:
+    | ((
+        request: FastifyRequest,
+        key: UnroutedKey,
+      ) => Promise<VersionaryError | null | undefined> | VersionaryError | null | undefined)
     | undefined;
   /** Answer the paths with no route too (default true); `false` leaves them to the app's handler. */
   notFound?: boolean;
@@ -132,12 +139,19 @@ export function notFoundProblems(
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   const supported = options.bundle.versions.map((v) => v.name);
   const scope = createApiScope(options.prefix);
-  // A client whose minimum version retires this one: its 410 first, before the version's removal for
-  // everyone, the 405 or the 404 (core's order).
-  const versionProblem = async (request: FastifyRequest, name: string, source: 'path' | 'accept') =>
-    (await options.retiredFor?.(request, name)) ??
-    (await options.removedVersion?.(name)) ??
-    (options.bundle.byNumber(Number(name.slice(1))) ? undefined : unknownVersionProblem({ name, supported, source }));
+  // The table's rules with the caller, where the table knows the version (a client's minimum version
+  // first, then the version's removal or brownout, as core orders them), else the version's verdict.
+  const versionProblem = async (request: FastifyRequest, name: string, source: 'path' | 'accept') => {
+    const path = request.url.split('?')[0]!;
+    const rest = path.slice(scope.prefix.length + (source === 'path' ? 1 + name.length : 0)) || '/';
+    const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+    const decided = await options.decided?.(request, { version: name, below, source });
+    if (decided !== undefined) return decided ?? undefined;
+    return (
+      (await options.removedVersion?.(name)) ??
+      (options.bundle.byNumber(Number(name.slice(1))) ? undefined : unknownVersionProblem({ name, supported, source }))
+    );
+  };
   return async (request, reply) => {
     const path = request.url;
     const named = scope.versionOf(path);

@@ -115,3 +115,16 @@ export function tableErrorOf(tables: DecisionTableSource, problem: ProblemRow): 
     new VersionaryError({ code: ErrorCode.Internal, detail: 'The decision table names a problem it has no error for.' })
   );
 }
+
+/** The error a refusal's problem was rendered from, with the headers the rule filled in (`retry-after`, `allow`). */
+export function tableRefusal(tables: DecisionTableSource, decision: Decision & { outcome: 'refuse' }): VersionaryError {
+  const { problem } = decision;
+  const error = tableErrorOf(tables, problem);
+  if (Object.keys(problem.headers).length === 0) return error;
+  return new VersionaryError({
+    code: error.code,
+    detail: problem.body.detail,
+    extensions: error.extensions,
+    headers: { ...error.headers, ...problem.headers },
+  });
+}

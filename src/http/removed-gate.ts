@@ -1,10 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
-import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
-import { minimumVersionRule } from '../core/rulebook/rules.ts';
-import { retiresSome } from '../core/rulebook/index.ts';
-import { judgePublic, tableErrorOf, tableNow, whenReady, type PublicDecision } from './public-decision.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { decide, type RequestFacts } from '../core/rulebook/index.ts';
+import { methodsAt } from '../core/rulebook/route-index.ts';
+import {
+  judgePublic,
+  tableErrorOf,
+  tableNow,
+  tableRefusal,
+  whenReady,
+  type PublicDecision,
+} from './public-decision.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
@@ -61,30 +68,54 @@ export function removedVersionOf(
     });
 }
 
+/** Where a request no route serves stands: its version, and its path below it. */
+export interface UnroutedKey {
+  version: string;
+  below: string;
+  source: 'path' | 'accept';
+}
+
 /**
- * The 410 a caller's own minimum version answers on a path with no route (a method the path does
- * not declare, a path no document declares), as core's `decide` orders it: before the version's
- * removal for everyone, the 405 or the 404. Asked only of a version the table retires for some
- * client; OPTIONS never waits for a caller.
+ * Core's `decide` for a request no route serves (a method the path does not declare, a path no
+ * document declares), with its caller, as core orders the rules: a client's minimum version, the
+ * version's removal, the method, its brownouts. `undefined`: the table cannot say (no table, a
+ * version it does not know, a compilation that failed); `null`: nothing refuses but the method,
+ * whose 405 (or OPTIONS's 204), like the 404, is the not-found handler's own answer.
  */
-export function retiredVersionOf(
+export function unroutedDecisionOf(
   lifecycle: LifecycleSource,
   clock: Clock,
   clientOf: (request: FastifyRequest) => string | undefined,
-): ((request: FastifyRequest, version: string) => Pending<VersionaryError | undefined>) | undefined {
+): ((request: FastifyRequest, key: UnroutedKey) => Pending<VersionaryError | null | undefined>) | undefined {
   const tables = lifecycle.decisionTable;
   if (!tables) return undefined;
-  return (request, version) => {
-    const client = request.method === 'OPTIONS' ? undefined : clientOf(request);
-    if (client === undefined) return undefined;
-    return whenReady(tableNow(tables), (table) => {
-      if (table === undefined || !retiresSome(table, version)) return undefined;
-      const principal = { client, roles: [] as readonly string[] };
-      const facts = { method: request.method, path: '', version, now: clock.now(), principal };
-      const decision = minimumVersionRule(facts, table);
-      return decision.outcome === 'refuse' ? tableErrorOf(tables, decision.problem) : undefined;
+  return (request, key) =>
+    whenReady(tableNow(tables), (table) => {
+      if (table === undefined || !table.versions.includes(key.version)) return undefined;
+      const facts: RequestFacts = {
+        method: request.method,
+        path: request.url.split('?')[0]!,
+        version: key.version,
+        versionSource: key.source,
+        now: clock.now(),
+      };
+      const methods = methodsAt(table.routes[key.version] ?? [], key.below, 'none');
+      if (methods !== undefined) facts.methods = methods;
+      // OPTIONS asks for no credential: judged without a caller, as every data plane judges it.
+      const client = request.method === 'OPTIONS' ? undefined : clientOf(request);
+      if (client !== undefined) facts.principal = { client, roles: [] };
+      const decision = decide(facts, table);
+      if (decision.outcome === 'allow' || decision.rule === 'method') return null;
+      const error = tableRefusal(tables, decision);
+      const { code, detail, errors, extensions } = error;
+      return new VersionaryError({
+        code,
+        detail,
+        errors,
+        extensions,
+        headers: { ...decision.headers, ...error.headers },
+      });
     });
-  };
 }
 
 /** What {@link removedGateStep} and the public lifecycle headers are made from. */

@@ -93,6 +93,12 @@ export const parityBrownouts = {
     clients: ['late', 'acme'] as ParityClient[],
   },
   schedule: { version: 'v2', endpoint: 'GET /users', steps: [{ before: '60d', duration: '2h' }] },
+  /** A window of the whole of v1, for everyone. */
+  version: {
+    version: 'v1',
+    startsAt: iso(parityEpoch + 160 * day - 3_600_000),
+    endsAt: iso(parityEpoch + 160 * day + 3_600_000),
+  },
 };
 
 /**
@@ -103,6 +109,7 @@ export const parityMoments = {
   closed: parityEpoch + 2 * day,
   brownout: parityEpoch + 100 * day,
   progressive: parityEpoch + 130 * day + 3_600_000,
+  versionBrownout: parityEpoch + 160 * day,
   removed: parityEpoch + 195 * day,
 } as const;
 
@@ -361,6 +368,27 @@ export const parityCases: readonly ParityCase[] = [
     client: 'late',
     expect: removed,
   },
+  // A brownout of the whole of v1: every path under it and OPTIONS too (it answers as if removed),
+  // but a client whose minimum retires v1 gets its own 410 first, and a method the route does not
+  // declare stays the 405 (core's order: the method before the brownouts).
+  ...(
+    [
+      ['GET', '/api/v1/users', 'early', { ...removed, headers: { 'retry-after': '3600' } }],
+      ['GET', '/api/v1/users', 'moved', retired],
+      ['PROPFIND', '/api/v1/users', 'early', notAllowed],
+      ['PUT', '/api/v1/users', 'early', notAllowed],
+      ['GET', '/api/v1/not-in-the-document', 'early', removed],
+      ['OPTIONS', '/api/v1/users', undefined, { ...removed, headers: { 'retry-after': '3600' } }],
+      ['OPTIONS', '/api/v1/not-in-the-document', undefined, removed],
+    ] as const
+  ).map(([method, target, client, expect]): ParityCase => ({
+    name: `a brownout of the whole version: ${method} ${target} by ${client ?? 'an anonymous caller'}`,
+    at: 'versionBrownout',
+    method,
+    target,
+    ...(client === undefined ? {} : { client }),
+    expect,
+  })),
   // After the endpoint's sunset: removed for everyone but the client with extended access.
   {
     name: 'the removed endpoint',

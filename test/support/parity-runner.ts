@@ -94,11 +94,12 @@ export async function prepareParity(target: ParityTarget): Promise<ParityClients
     minimumVersion: parityMinimum.version,
   });
   if (minimum.status !== 200) throw new Error(`${target.name}: the minimum version: ${JSON.stringify(minimum.body)}`);
-  const { targeted, schedule } = parityBrownouts;
+  const { targeted, schedule, version } = parityBrownouts;
   const { clients: aimed, ...window } = targeted;
   const planned = [
     await call('POST', '/admin/v1/brownouts', { ...window, target: { clients: aimed.map((name) => ids[name]) } }),
     await call('POST', '/admin/v1/brownout-schedules', schedule),
+    await call('POST', '/admin/v1/brownouts', version),
   ];
   for (const res of planned)
     if (res.status !== 201) throw new Error(`${target.name}: a brownout: ${JSON.stringify(res.body)}`);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VersionaryError } from '../../core/errors/index.ts';
-import { rowOf, tableErrorOf } from '../public-decision.ts';
+import { rowOf, tableRefusal } from '../public-decision.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../../core/lifecycle/index.ts';
 import { requestPipeline } from '../pipeline/request-pipeline.ts';
 import { judgedVerdict, removalDecision } from '../removed-gate.ts';
@@ -13,6 +13,8 @@ import {
 } from '../../core/rulebook/index.ts';
 import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
 import type { VersionedRequestHook } from '../versioned-api-options.ts';
+import { isMethodAnswer } from '../versioned-api.ts';
+import { methodsAt } from '../../core/rulebook/route-index.ts';
 import { reportUsage, type ResolvedPluginOptions } from './options.ts';
 
 /** The lifecycle's step: core's `decide` on a compiled table (the loop's), else the lifecycle's verdicts. */
@@ -136,11 +138,23 @@ function rulebookHook(
     if (decision.outcome === 'allow') return;
     state.refused = true;
     state.decision = ruleDecisionOf(decision.rule);
-    throw errorOf(tables, decision);
+    throw tableRefusal(tables, decision);
   };
   const settle = (call: Call, table: DecisionTable): void => {
     const client = o.clientOf(call.request);
-    const decision = decide(factsOf(o, call, client), table);
+    const facts = factsOf(o, call, client);
+    // A method the route does not declare (its 405 route): the methods the table declares there, so
+    // that the method rule answers before the brownouts, as core orders them.
+    if (isMethodAnswer(call.request)) {
+      const version = facts.versionSource === 'accept' ? '' : `/${facts.version!}`;
+      const below = facts.path.slice(o.prefix.length + version.length) || '/';
+      // None: no document declares the path (the forwarded catch-all's), judged by its version alone.
+      const declared = methodsAt(table.routes[facts.version!] ?? [], below, 'none');
+      if (declared !== undefined) facts.methods = declared;
+    }
+    const decision = decide(facts, table);
+    // The 405 is the route's own answer (worded as on every path), with the headers of the rules before it.
+    if (decision.outcome === 'refuse' && decision.rule === 'method') return void call.reply.headers(decision.headers);
     // Nearly every call of a current version: nothing to send, count or note (measured: touching the
     // request's state and reply for nothing cost more than the decision itself).
     if (
@@ -179,19 +193,6 @@ function factsOf(o: ResolvedPluginOptions, call: Call, client: string | undefine
 function ruleDecisionOf(rule: Decision['rule']): RuleDecision | undefined {
   if (rule === 'brownout' || rule === 'closed_to_new_clients' || rule === 'extended_access') return rule;
   return rule === 'removed' || rule === 'element_removed' ? 'removed' : undefined;
-}
-
-/** The error the refusal's problem was rendered from, with the headers the rule filled in (`retry-after`, `allow`). */
-function errorOf(tables: DecisionTableSource, decision: Decision & { outcome: 'refuse' }): VersionaryError {
-  const { problem } = decision;
-  const error = tableErrorOf(tables, problem);
-  if (Object.keys(problem.headers).length === 0) return error;
-  return new VersionaryError({
-    code: error.code,
-    detail: problem.body.detail,
-    extensions: error.extensions,
-    headers: { ...error.headers, ...problem.headers },
-  });
 }
 
 function pathOf(url: string): string {

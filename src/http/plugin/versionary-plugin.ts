@@ -22,7 +22,7 @@ import { registerForwardedApi } from '../forwarded-api.ts';
 import { forwardsUndocumented } from '../forwarded-catch-all.ts';
 import { negotiationKey } from '../negotiation.ts';
 import { installPrefixProblems, unversionedVaryKey } from '../problem-handling.ts';
-import { removalDecision, removedGateKey, removedVersionOf, retiredVersionOf } from '../removed-gate.ts';
+import { removalDecision, removedGateKey, removedVersionOf, unroutedDecisionOf } from '../removed-gate.ts';
 import { telemetryKey } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersKey } from '../version-list-headers.ts';
 import { registerVersionedApi } from '../versioned-api.ts';
@@ -107,7 +107,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
         prefix,
         vendor,
         removedVersion: removedVersionOf(lifecycle, clock),
-        retiredFor: retiredVersionOf(lifecycle, clock, o.clientOf),
+        decided: unroutedDecisionOf(lifecycle, clock, o.clientOf),
         notFound: o.notFound,
         ...(o.forward ? { forwardsUndocumented: (v: string) => forwardsUndocumented(o.forward!, v) } : {}),
       },

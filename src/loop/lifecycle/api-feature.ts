@@ -2,7 +2,7 @@ import { tableLifecycleOf } from './decision-table/context-tables.ts';
 import type { FastifyRequest } from 'fastify';
 import { versionary, type CallEvent, type UsageEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
-import { removedVersionOf, retiredVersionOf } from '../../http/removed-gate.ts';
+import { removedVersionOf, unroutedDecisionOf } from '../../http/removed-gate.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { deferUsage } from '../usage/usage-step.ts';
@@ -21,7 +21,7 @@ export function versionaryBase(
     prefix: api.prefix,
     vendor: api.vendor,
     removedVersion: removedVersionOf(lifecycle, clock),
-    retiredFor: retiredVersionOf(lifecycle, clock, lifecycleClientOf),
+    decided: unroutedDecisionOf(lifecycle, clock, lifecycleClientOf),
     ...problems,
   });
   return {

@@ -501,18 +501,19 @@ function _M.access()
   -- nil: a path no document declares, of a version that does not forward them (the 404 below).
   local declared = rules.methods_in(t, version, found)
   local method_ok = declared and method ~= "OPTIONS" and rules.method_served(declared, method)
-  -- A client's minimum version answers before the 405 (core's order): where the table retires this
-  -- version for some client, the method's answer waits for the caller; OPTIONS never does.
-  if declared and not method_ok and not pending and (not retiring or method == "OPTIONS") then
-    return answer_method(t, method, rules.allow_of(declared))
-  end
-  -- OPTIONS asks for no key, on a path no document declares as on a documented one: the table's
-  -- rules judge it without a principal (core's decide for an anonymous call), then the 404, as the
-  -- gateway answers it.
-  if not declared and method == "OPTIONS" then
+  -- OPTIONS asks for no key: the table's rules judge it without a principal (core's decide for an
+  -- anonymous call: a brownout of the whole version refuses it), then 204 with Allow on a
+  -- documented path, else the 404, as the gateway answers it.
+  if method == "OPTIONS" then
     local ok, decided, key, _, retry = rules.decide(row, nil, nil, now, nil, t.versionBrownouts[version])
     if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+    if declared then return answer_method(t, method, rules.allow_of(declared)) end
     return not_documented(t, version, decided)
+  end
+  -- A client's minimum version answers before the 405 (core's order): where the table retires this
+  -- version for some client, the method's answer waits for the caller.
+  if declared and not method_ok and not pending and not retiring then
+    return answer_method(t, method, rules.allow_of(declared))
   end
   -- An undocumented path goes nowhere (the 404), nor a method the route does not declare (the 405):
   -- asking them needs no more than `read`, as the gateway asks.
