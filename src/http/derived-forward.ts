@@ -449,7 +449,8 @@ function untranslatable(reply: FastifyReply, at: { operation: string; version: s
 function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
   const exact = operation.responses[status]?.schema;
   if (exact || operation.responses[status]) return exact;
-  const ranges = route.ranges?.[operation.id];
+  const served = route.endpoints.get(operation.id)?.route;
+  const ranges = served && route.ranges?.[`${served.method} ${served.path}`];
   return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
 }
 

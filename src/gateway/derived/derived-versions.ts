@@ -99,7 +99,7 @@ export function addDerivedVersions(options: {
         plan: group.migrations,
         endpoints,
         rootBase,
-        ranges: rangesOf(ranges, { self, root: rootGroup, endpoints }),
+        ranges,
         checkRequest: createOldRequestCheck(self),
         checkParameters: createOldParameterCheck(self),
         requiredBodies: required,
@@ -123,21 +123,6 @@ function removedOf(endpoints: Map<string, EndpointSource>): Pick<ApiVersion, 're
   const removed: Record<string, string> = {};
   for (const [id, source] of endpoints) if (source.removedIn !== undefined) removed[id] = source.removedIn;
   return Object.keys(removed).length > 0 ? { removed } : {};
-}
-
-/** The root's range responses, also under the id of an operation that a root operation of another id serves. */
-function rangesOf(
-  ranges: Record<string, Record<string, string>>,
-  at: { self: ApiVersion; root: ApiVersion; endpoints: Map<string, EndpointSource> },
-): Record<string, Record<string, string>> {
-  const out = { ...ranges };
-  for (const [id, source] of at.endpoints) {
-    const served =
-      source.route &&
-      at.root.operations.find((o) => o.method === source.route!.method && o.path === source.route!.path);
-    if (served && served.id !== id && ranges[served.id]) out[id] = ranges[served.id]!;
-  }
-  return out;
 }
 
 /** A change file's changes, for the version that introduced them; `derived` is the version whose file lists them. */

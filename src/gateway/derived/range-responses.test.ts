@@ -8,7 +8,7 @@ const json = (name: string, type = 'application/json') => ({
 });
 
 describe('rangeResponses', () => {
-  it('reads 2XX and default JSON responses by operation id, or by method and relative path without one', () => {
+  it('reads 2XX and default JSON responses by method and path below the base', () => {
     const document = {
       paths: {
         '/api/v2/users/{user_id}': {
@@ -27,7 +27,7 @@ describe('rangeResponses', () => {
       },
     };
     assert.deepEqual(rangeResponses(document, '/api/v2'), {
-      get_user: { '2XX': 'User' },
+      'GET /users/{user_id}': { '2XX': 'User' },
       'PUT /users/{user_id}': { DEFAULT: 'Problem' },
     });
   });

@@ -3,21 +3,22 @@ import { refName } from '../../core/versions/index.ts';
 const methods = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
- * By operation id, the response schemas a document gives by range or default (`2XX`, `default`),
- * for an answer whose exact status it does not document. Only a `$ref` counts: migrations are per component.
+ * By route (`GET /users/{id}`, below the version base), the response schemas a document gives by
+ * range or default (`2XX`, `default`), for an answer whose exact status it does not document.
+ * Only a `$ref` counts: migrations are per component.
  */
 export function rangeResponses(
   document: Record<string, unknown>,
   rootBase: string,
 ): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
-  for (const { id, op } of operationsOf(document, rootBase))
+  for (const { route, op } of operationsOf(document, rootBase))
     for (const [key, response] of Object.entries(op.responses ?? {})) {
       if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
       const content = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined)?.content;
       const type = Object.keys(content ?? {}).find((t) => /json/i.test(t));
       const name = type === undefined ? undefined : refName(content![type]?.schema?.$ref);
-      if (name !== undefined) (out[id] ??= {})[key.toUpperCase()] = name;
+      if (name !== undefined) (out[route] ??= {})[key.toUpperCase()] = name;
     }
   return out;
 }
@@ -41,7 +42,7 @@ export function belowBase(path: string, base: string): string {
   return path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : path;
 }
 
-/** Each operation of a document with its id, as the versions read from documents name it. */
+/** Each operation of a document with its route and its id, as the versions read from documents name it. */
 function* operationsOf(document: Record<string, unknown>, rootBase: string) {
   const paths = (document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
   for (const [raw, item] of Object.entries(paths)) {
@@ -49,11 +50,9 @@ function* operationsOf(document: Record<string, unknown>, rootBase: string) {
     for (const method of methods) {
       const op = item?.[method] as DocumentOperation | undefined;
       if (!op || typeof op !== 'object') continue;
-      const id =
-        typeof op.operationId === 'string' && op.operationId.length > 0
-          ? op.operationId
-          : `${method.toUpperCase()} ${path}`;
-      yield { id, op };
+      const route = `${method.toUpperCase()} ${path}`;
+      const id = typeof op.operationId === 'string' && op.operationId.length > 0 ? op.operationId : route;
+      yield { id, route, op };
     }
   }
 }
