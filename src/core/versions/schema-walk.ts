@@ -105,7 +105,7 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
 }
 
 /** The schemas of a list (`allOf`), leaving out booleans and anything that is not a schema. */
-function schemaList(list: unknown): JsonSchema[] {
+export function schemaList(list: unknown): JsonSchema[] {
   return Array.isArray(list) ? list.filter(isPlainObject) : [];
 }
 
