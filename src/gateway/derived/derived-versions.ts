@@ -10,6 +10,7 @@ import {
   type VersionBundle,
   type VersionChangeEntry,
 } from '../../core/versions/index.ts';
+import { toBundle } from '../../core/versions/bundle-types.ts';
 import { versionDocumentPath } from '../../http/api-scope.ts';
 import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
@@ -190,16 +191,7 @@ function chainsOf(derived: Derived[], byName: Map<string, GatewayVersion>, error
 
 function withVersions(bundle: VersionBundle, added: ApiVersion[]): VersionBundle {
   if (added.length === 0) return bundle;
-  const versions = [...bundle.versions, ...added]
-    .sort((a, b) => a.number - b.number)
-    .map((v, index) => ({ ...v, index }));
-  const byName = new Map(versions.map((v) => [v.name, v]));
-  const byNumber = new Map(versions.map((v) => [v.number, v]));
-  return {
-    ...bundle,
-    versions,
-    latest: versions[versions.length - 1]!,
-    get: (name) => byName.get(name),
-    byNumber: (n) => byNumber.get(n),
-  };
+  const sorted = [...bundle.versions, ...added].sort((a, b) => a.number - b.number);
+  const versions = sorted.map((v, index) => ({ ...v, index }));
+  return toBundle(bundle.head, versions, bundle.migrations);
 }
