@@ -1,5 +1,6 @@
 import { echo, ErrorCode, VersionaryError, type FieldError } from '../../core/errors/index.ts';
-import type { ApiVersion, JsonSchema, OperationSpec } from '../../core/versions/index.ts';
+import { refName, type ApiVersion, type JsonSchema, type OperationSpec } from '../../core/versions/index.ts';
+import { decoded } from '../../http/derived-transport.ts';
 import { fromFrameworkError } from '../../http/fastify-errors.ts';
 import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import { toRouteSchema } from '../../http/route-schemas.ts';
@@ -138,7 +139,7 @@ export function createOldParameterCheck(
       const values: Record<string, unknown> = {};
       check.names.forEach((name, i) => {
         const raw = match?.[i + 1] ?? '';
-        values[name] = typed(decoded(raw), check.paramSchemas[name], version.schemas);
+        values[name] = typed(decoded(raw, false), check.paramSchemas[name], version.schemas);
       });
       if (!check.params(values)) {
         const invalid = fromFrameworkError({ validation: check.params.errors, validationContext: 'path' });
@@ -186,14 +187,6 @@ function readQuery(
   return out;
 }
 
-function decoded(text: string, form = false): string | undefined {
-  try {
-    return decodeURIComponent(form ? text.replace(/\+/g, ' ') : text);
-  } catch {
-    return undefined;
-  }
-}
-
 // Canonical text only: `0x10`, `1e1`, ` 5` and `05` stay strings and fail validation, as the service reads them.
 const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
 const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
@@ -214,7 +207,7 @@ function typed(value: string | undefined, schema: JsonSchema | undefined, compon
 function typesOf(schema: JsonSchema, components: ApiVersion['schemas'], depth = 0): Set<string> {
   const types = new Set<string>();
   if (depth > 8) return types;
-  const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const ref = refName(schema.$ref);
   const target = ref === undefined ? undefined : components[ref];
   if (target) for (const t of typesOf(target, components, depth + 1)) types.add(t);
   const own = schema.type;
