@@ -88,16 +88,6 @@ function withoutReadOnlyRequired(value: unknown): unknown {
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown };
 
-/** One operation's compiled check: its path template as a pattern, its parameters' validators. */
-interface Compiled {
-  names: string[];
-  pattern: RegExp;
-  params: Validate | undefined;
-  query: Validate;
-  paramSchemas: Record<string, JsonSchema>;
-  querySchemas: Record<string, JsonSchema>;
-}
-
 /**
  * The check of a derived version's path and query parameters in its own terms, compiled once per
  * operation: each value typed as its schema says, then validated as the service does. A bad path
@@ -109,8 +99,8 @@ export function createOldParameterCheck(
 ): (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined {
   const compile = createRequestValidatorCompiler();
   const components = { schemas: version.schemas };
-  const compiled = new Map<string, Compiled>();
-  const compileOf = (operation: OperationSpec): Compiled => {
+  // One operation's compiled check: its path template as a pattern, its parameters' validators.
+  const compileOf = (operation: OperationSpec) => {
     const names: string[] = [];
     const source = operation.path.replace(/\{([^}]+)\}|[^{]+/g, (part, name: string | undefined) => {
       if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
@@ -131,6 +121,7 @@ export function createOldParameterCheck(
       querySchemas: (operation.query?.properties ?? {}) as Record<string, JsonSchema>,
     };
   };
+  const compiled = new Map<string, ReturnType<typeof compileOf>>();
   return (operation, at) => {
     let check = compiled.get(operation.id);
     if (!check) compiled.set(operation.id, (check = compileOf(operation)));
