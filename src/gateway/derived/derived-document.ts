@@ -5,7 +5,7 @@ import {
   type ApiVersion,
   type EndpointSource,
 } from '../../core/versions/index.ts';
-import { belowBase } from './range-responses.ts';
+import { belowBase } from './root-document.ts';
 
 /**
  * A derived version's OpenAPI document: the newer version's own (descriptions, examples kept) with

@@ -17,7 +17,7 @@ import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
 import { createOldParameterCheck, createOldRequestCheck } from './old-requests.ts';
-import { rangeResponses, requiredBodies } from './range-responses.ts';
+import { rootDocumentFacts } from './root-document.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
@@ -81,8 +81,7 @@ export function addDerivedVersions(options: {
     }
     const rootGroup = group.get(root.name)!;
     const rootBase = `${options.prefix}/${root.name}`;
-    const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
-    const required = requiredBodies(options.documents[root.name] ?? {}, rootBase);
+    const { ranges, requiredBodies } = rootDocumentFacts(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       const endpoints = endpointsOf(group.versions, self);
       added.push({ ...self, ...removedOf(endpoints) });
@@ -103,7 +102,7 @@ export function addDerivedVersions(options: {
         ranges,
         checkRequest: createOldRequestCheck(self),
         checkParameters: createOldParameterCheck(self),
-        requiredBodies: required,
+        requiredBodies,
         dropUndeclared: (name, body) => walk(name, body, ({ parent, key }) => delete parent[key]),
       };
     }
