@@ -81,7 +81,7 @@ export function addDerivedVersions(options: {
     }
     const rootGroup = group.get(root.name)!;
     const rootBase = `${options.prefix}/${root.name}`;
-    const { ranges, requiredBodies } = rootDocumentFacts(options.documents[root.name] ?? {}, rootBase);
+    const facts = rootDocumentFacts(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       const endpoints = endpointsOf(group.versions, self);
       added.push({ ...self, ...removedOf(endpoints) });
@@ -99,10 +99,9 @@ export function addDerivedVersions(options: {
         plan: group.migrations,
         endpoints,
         rootBase,
-        ranges,
-        checkRequest: createOldRequestCheck(self),
+        ...facts,
+        checkRequest: createOldRequestCheck(self, walk),
         checkParameters: createOldParameterCheck(self),
-        requiredBodies,
         dropUndeclared: (name, body) => walk(name, body, ({ parent, key }) => delete parent[key]),
       };
     }

@@ -2,9 +2,10 @@ import { echo, ErrorCode, VersionaryError, type FieldError } from '../../core/er
 import { refName, type ApiVersion, type JsonSchema, type OperationSpec } from '../../core/versions/index.ts';
 import { decoded } from '../../http/derived-transport.ts';
 import { fromFrameworkError } from '../../http/fastify-errors.ts';
+import { integerText } from '../../http/query-integers.ts';
 import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import { toRouteSchema } from '../../http/route-schemas.ts';
-import { createMemberWalk } from './declared-members.ts';
+import type { createMemberWalk } from './declared-members.ts';
 
 /** Problems listed at most, as the service's validator lists them. */
 const listed = 20;
@@ -16,10 +17,11 @@ const listed = 20;
  */
 export function createOldRequestCheck(
   version: ApiVersion,
+  /** The version's member walk, shared with its answers' (one set of compiled shapes). */
+  walk: ReturnType<typeof createMemberWalk>,
 ): (name: string, body: unknown) => VersionaryError | undefined {
   const compile = createRequestValidatorCompiler();
   const validators = new Map<string, ReturnType<typeof compile>>();
-  const walk = createMemberWalk(version.schemas);
   // One schema for reads and writes: a member it marks readOnly is required of answers only.
   const writable = { ...version, schemas: withoutReadOnlyRequired(version.schemas) as ApiVersion['schemas'] };
   return (name, body) => {
@@ -178,8 +180,7 @@ function readQuery(
   return out;
 }
 
-// Canonical text only: `0x10`, `1e1`, ` 5` and `05` stay strings and fail validation, as the service reads them.
-const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
+// Canonical text only, as `integerText`: `0x10`, `1e1` and `05` stay strings and fail validation, as the service reads them.
 const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 
 /** A parameter's text as its schema types it: a number, an integer, a boolean, else the text. */
