@@ -155,8 +155,7 @@ async function callUp(
     headers['content-length'] = String(body.length);
     delete headers['transfer-encoding'];
   }
-  const at = { reply, route, operation, pool: options.pool, path: options.path.split('?')[0]!, checks: options.checks };
-  const judged = await judgeConditions({ ...at, headers });
+  const judged = await judgeConditions(options, options.path.split('?')[0]!, headers);
   if (!judged) return undefined;
   headers = judged;
   return { headers, body };
@@ -224,17 +223,13 @@ function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [stri
  * upstream's own tag of what was read in `If-Match`, so a change in between is still refused.
  * A `*` alone passes as it is. Answers the headers to send, or undefined once an answer was sent.
  */
-async function judgeConditions(at: {
-  reply: FastifyReply;
-  route: DerivedVersionRoute;
-  operation: OperationSpec;
-  pool: Dispatcher;
+async function judgeConditions(
+  call: Parameters<typeof forwardDerived>[0],
   /** The resource's path at the upstream (`/api/v2/users/1`). */
-  path: string;
-  headers: Headers;
-  checks: ReturnType<typeof createResponseChecks>;
-}): Promise<Headers | undefined> {
-  const { route, operation, headers } = at;
+  path: string,
+  headers: Headers,
+): Promise<Headers | undefined> {
+  const { route, operation } = call;
   const ifMatch = tagsOf(headers['if-match']);
   const ifNoneMatch = tagsOf(headers['if-none-match']);
   const judged = (tags: string[] | undefined) => tags !== undefined && !(tags.length === 1 && tags[0] === '*');
@@ -242,14 +237,14 @@ async function judgeConditions(at: {
   const read = route.self.operations.find((op) => op.method === 'GET' && op.path === operation.path);
   // Nothing the derived version reads there: its clients hold no tag of it to send.
   if (!read) return headers;
-  const current = await currentTags({ ...at, read });
+  const current = await currentTags({ ...call, operation: read }, path, headers);
   if (current === undefined) return undefined;
   const matches = (tags: string[], weak: boolean) =>
     current.tag !== undefined && tags.some((t) => t === '*' || t === current.tag || (weak && t === `W/${current.tag}`));
   // If-Match compares strongly, If-None-Match weakly (RFC 9110, 13.1.1 and 13.1.2).
   if ((ifMatch && !matches(ifMatch, false)) || (ifNoneMatch && matches(ifNoneMatch, true))) {
     sendProblem(
-      at.reply,
+      call.reply,
       new VersionaryError({
         code: ErrorCode.PreconditionFailed,
         detail: `The ${ifMatch ? 'If-Match' : 'If-None-Match'} condition does not hold for the ${route.self.name} representation of this resource.`,
@@ -264,20 +259,22 @@ async function judgeConditions(at: {
   return out;
 }
 
-/** The derived version's tag of the resource as it is (none but for a 200) and the upstream's; undefined once a problem was sent. */
+/** The derived version's tag of the resource as its GET (`read`) gives it (none but for a 200) and the upstream's; undefined once a problem was sent. */
 async function currentTags(
-  at: Omit<Parameters<typeof judgeConditions>[0], 'operation'> & { read: OperationSpec },
+  read: Parameters<typeof judgeConditions>[0],
+  path: string,
+  conditional: Headers,
 ): Promise<{ tag?: string; upstream?: string } | undefined> {
-  const headers: Headers = { ...at.headers };
+  const { reply, route, operation, checks } = read;
+  const headers: Headers = { ...conditional };
   for (const name of ['if-match', 'if-none-match', 'content-type', 'content-length', 'transfer-encoding'])
     delete headers[name];
-  const answer = await callWhole(at.pool, { method: 'GET', path: at.path, headers, body: null, limit: answerLimit });
+  const answer = await callWhole(read.pool, { method: 'GET', path, headers, body: null, limit: answerLimit });
   if ('tooLarge' in answer) return {};
-  const schema = responseSchema(at.route, at.read, answer.statusCode);
+  const schema = responseSchema(route, operation, answer.statusCode);
   const type = String(answer.headers['content-type'] ?? '');
   if (answer.statusCode !== 200 || !schema || !jsonMediaType.test(type)) return {};
-  const raw = answer.body;
-  const body = downBody(at.reply, { route: at.route, operation: at.read, schema, raw, checks: at.checks });
+  const body = downBody(reply, { route, operation, schema, raw: answer.body, checks });
   if (body === undefined) return undefined;
   const upstream = answer.headers.etag;
   return { tag: contentTag(body), ...(typeof upstream === 'string' ? { upstream } : {}) };
