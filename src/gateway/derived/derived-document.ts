@@ -95,17 +95,12 @@ const referable = [
 function withoutUnused(doc: Json): Json {
   const components = (doc.components ?? {}) as Record<string, Json | undefined>;
   const reached = new Set<string>();
-  const pending: unknown[] = Object.entries(doc)
-    .filter(([key]) => key !== 'components')
-    .map(([, value]) => value);
+  const pending: unknown[] = Object.values({ ...doc, components: undefined });
   for (const [section, entries] of Object.entries(components)) if (!referable.includes(section)) pending.push(entries);
   while (pending.length > 0) {
     const value = pending.pop();
     if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      pending.push(...value);
-      continue;
-    }
+    // An array's entries too: an index is never `$ref`.
     for (const [key, child] of Object.entries(value)) {
       const match =
         key === '$ref' && typeof child === 'string' ? /^#\/components\/([^/]+)\/([^/]+)$/.exec(child) : null;
