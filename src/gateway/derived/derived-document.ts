@@ -17,8 +17,6 @@ export function derivedDocument(options: {
   /** `/api/v2`: the newer document's paths may be written below it. */
   rootBase: string;
   version: ApiVersion;
-  /** The root version, as the chain's plan knows it. */
-  rootVersion: ApiVersion;
   /** By the derived version's operation id, the root's route that serves it and the changes on the way. */
   endpoints: ReadonlyMap<string, EndpointSource>;
 }): Json {

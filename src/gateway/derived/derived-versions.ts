@@ -90,7 +90,6 @@ export function addDerivedVersions(options: {
         root: options.documents[root.name] ?? {},
         rootBase,
         version: self,
-        rootVersion: rootGroup,
         endpoints,
       });
       routes[self.name] = {
