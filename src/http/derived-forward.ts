@@ -45,8 +45,7 @@ export async function forwardDerived(options: {
   vendor: string;
 }): Promise<void> {
   const { request, reply, route, operation } = options;
-  const name = `${operation.method} ${operation.path}`;
-  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+  const refuse = (why: string) => untranslatable(options, why);
   const endpoint = route.endpoints.get(operation.id);
   // Removed by a newer version with nothing serving it: the table's row refused it already (its
   // 410); were it ever reached, it is still never forwarded.
@@ -92,14 +91,8 @@ export async function forwardDerived(options: {
   const encoding = String(upstream['content-encoding'] ?? 'identity').toLowerCase();
   if (json && encoding !== 'identity') return refuse(`its body is encoded (${encoding})`);
   if (schema && json) {
-    const down = downBody(reply, {
-      route,
-      operation,
-      schema,
-      raw,
-      checks: options.checks,
-      context: { ...context, status: answer.statusCode, headers: upstream },
-    });
+    const told = { ...context, status: answer.statusCode, headers: upstream };
+    const down = downBody({ reply, route, operation, schema, raw, checks: options.checks, context: told });
     if (down === undefined) return;
     payload = down;
     // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
@@ -274,7 +267,7 @@ async function currentTags(
   const schema = responseSchema(route, operation, answer.statusCode);
   const type = String(answer.headers['content-type'] ?? '');
   if (answer.statusCode !== 200 || !schema || !jsonMediaType.test(type)) return {};
-  const body = downBody(reply, { route, operation, schema, raw: answer.body, checks });
+  const body = downBody({ reply, route, operation, schema, raw: answer.body, checks });
   if (body === undefined) return undefined;
   const upstream = answer.headers.etag;
   return { tag: contentTag(body), ...(typeof upstream === 'string' ? { upstream } : {}) };
@@ -299,19 +292,18 @@ const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;
  * A derived version's request body as it goes up: checked in its own terms, then migrated to the
  * root version; a 4xx problem (or a migration's 500) is sent here, and the answer is undefined.
  */
-function upBody(at: {
-  reply: FastifyReply;
-  route: DerivedVersionRoute;
-  operation: OperationSpec;
-  /** The operation's request body schema, in the derived version's document. */
-  schema: string;
-  body: Buffer;
-  type: string;
-  /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
-  encoding: string;
-  /** The call, as migrations are told it. */
-  context: MigrationContext;
-}): Buffer | undefined {
+function upBody(
+  at: DerivedCall & {
+    /** The operation's request body schema, in the derived version's document. */
+    schema: string;
+    body: Buffer;
+    type: string;
+    /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
+    encoding: string;
+    /** The call, as migrations are told it. */
+    context: MigrationContext;
+  },
+): Buffer | undefined {
   const { reply, route, operation } = at;
   const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
   // A media type the older version's document does not take for it is never passed on (a form,
@@ -339,12 +331,11 @@ function upBody(at: {
   }
   if (deeperThan(parsed, jsonDepthLimit))
     return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
-  const step = { operation: `${operation.method} ${operation.path}`, step: 'request check' };
   try {
     const invalid = route.checkRequest(at.schema, parsed);
     if (invalid) return void sendProblem(reply, invalid);
   } catch (error) {
-    return ownFailure(reply, { ...step, error });
+    return ownFailure(at, 'request check', error);
   }
   try {
     const up = route.plan.requestUp({
@@ -357,7 +348,7 @@ function upBody(at: {
     });
     return Buffer.from(JSON.stringify(up));
   } catch (error) {
-    return ownFailure(reply, { ...step, step: 'request migration', error });
+    return ownFailure(at, 'request migration', error);
   }
 }
 
@@ -367,10 +358,7 @@ function upBody(at: {
  * its failure is answered here (a 502 problem, or the gateway's 500), and the answer is undefined.
  */
 function downBody(
-  reply: FastifyReply,
-  at: {
-    route: DerivedVersionRoute;
-    operation: OperationSpec;
+  at: DerivedCall & {
     schema: string;
     raw: Buffer;
     checks: ReturnType<typeof createResponseChecks>;
@@ -379,8 +367,7 @@ function downBody(
   },
 ): string | undefined {
   const { route, operation, schema } = at;
-  const name = `${operation.method} ${operation.path}`;
-  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+  const refuse = (why: string) => untranslatable(at, why);
   let parsed: unknown;
   try {
     parsed = JSON.parse(at.raw.toString('utf8'));
@@ -405,7 +392,7 @@ function downBody(
       ...(at.context ? { context: at.context } : {}),
     });
   } catch (error) {
-    return ownFailure(reply, { operation: name, step: 'response migration', error });
+    return ownFailure(at, 'response migration', error);
   }
   const misfit = route.dropUndeclared(schema, down);
   if (misfit !== undefined) return refuse(`${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it`);
@@ -420,27 +407,28 @@ function placeOf(body: unknown, pointer: string): string {
 }
 
 /** A migration that throws: the gateway's own 500, logged with the operation and the step. */
-function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): undefined {
-  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
+function ownFailure({ reply, operation }: DerivedCall, step: string, error: unknown): undefined {
+  const logged = logFailure(reply.request, error, `${step} failed for ${operation.method} ${operation.path}`);
   sendProblem(reply, internalError({ logged }));
   return undefined;
 }
 
 /** The 502 problem of an answer the derived version cannot be given, with one log line saying why. */
-function untranslatable(reply: FastifyReply, at: { operation: string; version: string; why: string }): undefined {
-  reply.request.log.error(
-    { operation: at.operation, why: at.why },
-    'upstream answer not translatable to the derived version',
-  );
+function untranslatable({ reply, route, operation: op }: DerivedCall, why: string): undefined {
+  const operation = `${op.method} ${op.path}`;
+  reply.request.log.error({ operation, why }, 'upstream answer not translatable to the derived version');
   sendProblem(
     reply,
     new VersionaryError({
       code: ErrorCode.UpstreamUntranslatable,
-      detail: `The upstream's answer to ${at.operation} cannot be translated to ${at.version}: ${at.why}.`,
+      detail: `The upstream's answer to ${operation} cannot be translated to ${route.self.name}: ${why}.`,
     }),
   );
   return undefined;
 }
+
+/** What the translation of a call's bodies and its failures read of it. */
+type DerivedCall = Pick<Parameters<typeof forwardDerived>[0], 'reply' | 'route' | 'operation'>;
 
 /** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
 function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
