@@ -141,8 +141,7 @@ async function callUp(
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
       const encoding = String(headers['content-encoding'] ?? 'identity');
-      const context = options.context;
-      body = upBody({ reply, route, operation, schema: operation.body, body, type, encoding, context });
+      body = upBody({ ...options, schema: operation.body, body, type, encoding });
       if (!body) return undefined;
     }
     headers['content-length'] = String(body.length);
