@@ -45,8 +45,7 @@ export async function forwardDerived(options: {
   vendor: string;
 }): Promise<void> {
   const { request, reply, route, operation } = options;
-  const name = `${operation.method} ${operation.path}`;
-  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+  const refuse = (why: string) => untranslatable(options, why);
   const endpoint = route.endpoints.get(operation.id);
   // Removed by a newer version with nothing serving it: the table's row refused it already (its
   // 410); were it ever reached, it is still never forwarded.
@@ -92,14 +91,8 @@ export async function forwardDerived(options: {
   const encoding = String(upstream['content-encoding'] ?? 'identity').toLowerCase();
   if (json && encoding !== 'identity') return refuse(`its body is encoded (${encoding})`);
   if (schema && json) {
-    const down = downBody(reply, {
-      route,
-      operation,
-      schema,
-      raw,
-      checks: options.checks,
-      context: { ...context, status: answer.statusCode, headers: upstream },
-    });
+    const told = { ...context, status: answer.statusCode, headers: upstream };
+    const down = downBody({ reply, route, operation, schema, raw, checks: options.checks, context: told });
     if (down === undefined) return;
     payload = down;
     // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
@@ -148,15 +141,13 @@ async function callUp(
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
       const encoding = String(headers['content-encoding'] ?? 'identity');
-      const context = options.context;
-      body = upBody({ reply, route, operation, schema: operation.body, body, type, encoding, context });
+      body = upBody({ ...options, schema: operation.body, body, type, encoding });
       if (!body) return undefined;
     }
     headers['content-length'] = String(body.length);
     delete headers['transfer-encoding'];
   }
-  const at = { reply, route, operation, pool: options.pool, path: options.path.split('?')[0]!, checks: options.checks };
-  const judged = await judgeConditions({ ...at, headers });
+  const judged = await judgeConditions(options, options.path.split('?')[0]!, headers);
   if (!judged) return undefined;
   headers = judged;
   return { headers, body };
@@ -224,17 +215,13 @@ function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [stri
  * upstream's own tag of what was read in `If-Match`, so a change in between is still refused.
  * A `*` alone passes as it is. Answers the headers to send, or undefined once an answer was sent.
  */
-async function judgeConditions(at: {
-  reply: FastifyReply;
-  route: DerivedVersionRoute;
-  operation: OperationSpec;
-  pool: Dispatcher;
+async function judgeConditions(
+  call: Parameters<typeof forwardDerived>[0],
   /** The resource's path at the upstream (`/api/v2/users/1`). */
-  path: string;
-  headers: Headers;
-  checks: ReturnType<typeof createResponseChecks>;
-}): Promise<Headers | undefined> {
-  const { route, operation, headers } = at;
+  path: string,
+  headers: Headers,
+): Promise<Headers | undefined> {
+  const { route, operation } = call;
   const ifMatch = tagsOf(headers['if-match']);
   const ifNoneMatch = tagsOf(headers['if-none-match']);
   const judged = (tags: string[] | undefined) => tags !== undefined && !(tags.length === 1 && tags[0] === '*');
@@ -242,14 +229,14 @@ async function judgeConditions(at: {
   const read = route.self.operations.find((op) => op.method === 'GET' && op.path === operation.path);
   // Nothing the derived version reads there: its clients hold no tag of it to send.
   if (!read) return headers;
-  const current = await currentTags({ ...at, read });
+  const current = await currentTags({ ...call, operation: read }, path, headers);
   if (current === undefined) return undefined;
   const matches = (tags: string[], weak: boolean) =>
     current.tag !== undefined && tags.some((t) => t === '*' || t === current.tag || (weak && t === `W/${current.tag}`));
   // If-Match compares strongly, If-None-Match weakly (RFC 9110, 13.1.1 and 13.1.2).
   if ((ifMatch && !matches(ifMatch, false)) || (ifNoneMatch && matches(ifNoneMatch, true))) {
     sendProblem(
-      at.reply,
+      call.reply,
       new VersionaryError({
         code: ErrorCode.PreconditionFailed,
         detail: `The ${ifMatch ? 'If-Match' : 'If-None-Match'} condition does not hold for the ${route.self.name} representation of this resource.`,
@@ -264,20 +251,22 @@ async function judgeConditions(at: {
   return out;
 }
 
-/** The derived version's tag of the resource as it is (none but for a 200) and the upstream's; undefined once a problem was sent. */
+/** The derived version's tag of the resource as its GET (`read`) gives it (none but for a 200) and the upstream's; undefined once a problem was sent. */
 async function currentTags(
-  at: Omit<Parameters<typeof judgeConditions>[0], 'operation'> & { read: OperationSpec },
+  read: Parameters<typeof judgeConditions>[0],
+  path: string,
+  conditional: Headers,
 ): Promise<{ tag?: string; upstream?: string } | undefined> {
-  const headers: Headers = { ...at.headers };
+  const { reply, route, operation, checks } = read;
+  const headers: Headers = { ...conditional };
   for (const name of ['if-match', 'if-none-match', 'content-type', 'content-length', 'transfer-encoding'])
     delete headers[name];
-  const answer = await callWhole(at.pool, { method: 'GET', path: at.path, headers, body: null, limit: answerLimit });
+  const answer = await callWhole(read.pool, { method: 'GET', path, headers, body: null, limit: answerLimit });
   if ('tooLarge' in answer) return {};
-  const schema = responseSchema(at.route, at.read, answer.statusCode);
+  const schema = responseSchema(route, operation, answer.statusCode);
   const type = String(answer.headers['content-type'] ?? '');
   if (answer.statusCode !== 200 || !schema || !jsonMediaType.test(type)) return {};
-  const raw = answer.body;
-  const body = downBody(at.reply, { route: at.route, operation: at.read, schema, raw, checks: at.checks });
+  const body = downBody({ reply, route, operation, schema, raw: answer.body, checks });
   if (body === undefined) return undefined;
   const upstream = answer.headers.etag;
   return { tag: contentTag(body), ...(typeof upstream === 'string' ? { upstream } : {}) };
@@ -302,19 +291,18 @@ const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;
  * A derived version's request body as it goes up: checked in its own terms, then migrated to the
  * root version; a 4xx problem (or a migration's 500) is sent here, and the answer is undefined.
  */
-function upBody(at: {
-  reply: FastifyReply;
-  route: DerivedVersionRoute;
-  operation: OperationSpec;
-  /** The operation's request body schema, in the derived version's document. */
-  schema: string;
-  body: Buffer;
-  type: string;
-  /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
-  encoding: string;
-  /** The call, as migrations are told it. */
-  context: MigrationContext;
-}): Buffer | undefined {
+function upBody(
+  at: DerivedCall & {
+    /** The operation's request body schema, in the derived version's document. */
+    schema: string;
+    body: Buffer;
+    type: string;
+    /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
+    encoding: string;
+    /** The call, as migrations are told it. */
+    context: MigrationContext;
+  },
+): Buffer | undefined {
   const { reply, route, operation } = at;
   const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
   // A media type the older version's document does not take for it is never passed on (a form,
@@ -342,12 +330,11 @@ function upBody(at: {
   }
   if (deeperThan(parsed, jsonDepthLimit))
     return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
-  const step = { operation: `${operation.method} ${operation.path}`, step: 'request check' };
   try {
     const invalid = route.checkRequest(at.schema, parsed);
     if (invalid) return void sendProblem(reply, invalid);
   } catch (error) {
-    return ownFailure(reply, { ...step, error });
+    return ownFailure(at, 'request check', error);
   }
   try {
     const up = route.plan.requestUp({
@@ -360,7 +347,7 @@ function upBody(at: {
     });
     return Buffer.from(JSON.stringify(up));
   } catch (error) {
-    return ownFailure(reply, { ...step, step: 'request migration', error });
+    return ownFailure(at, 'request migration', error);
   }
 }
 
@@ -370,10 +357,7 @@ function upBody(at: {
  * its failure is answered here (a 502 problem, or the gateway's 500), and the answer is undefined.
  */
 function downBody(
-  reply: FastifyReply,
-  at: {
-    route: DerivedVersionRoute;
-    operation: OperationSpec;
+  at: DerivedCall & {
     schema: string;
     raw: Buffer;
     checks: ReturnType<typeof createResponseChecks>;
@@ -382,8 +366,7 @@ function downBody(
   },
 ): string | undefined {
   const { route, operation, schema } = at;
-  const name = `${operation.method} ${operation.path}`;
-  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+  const refuse = (why: string) => untranslatable(at, why);
   let parsed: unknown;
   try {
     parsed = JSON.parse(at.raw.toString('utf8'));
@@ -408,7 +391,7 @@ function downBody(
       ...(at.context ? { context: at.context } : {}),
     });
   } catch (error) {
-    return ownFailure(reply, { operation: name, step: 'response migration', error });
+    return ownFailure(at, 'response migration', error);
   }
   const misfit = route.dropUndeclared(schema, down);
   if (misfit !== undefined) return refuse(`${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it`);
@@ -423,33 +406,35 @@ function placeOf(body: unknown, pointer: string): string {
 }
 
 /** A migration that throws: the gateway's own 500, logged with the operation and the step. */
-function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): undefined {
-  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
+function ownFailure({ reply, operation }: DerivedCall, step: string, error: unknown): undefined {
+  const logged = logFailure(reply.request, error, `${step} failed for ${operation.method} ${operation.path}`);
   sendProblem(reply, internalError({ logged }));
   return undefined;
 }
 
 /** The 502 problem of an answer the derived version cannot be given, with one log line saying why. */
-function untranslatable(reply: FastifyReply, at: { operation: string; version: string; why: string }): undefined {
-  reply.request.log.error(
-    { operation: at.operation, why: at.why },
-    'upstream answer not translatable to the derived version',
-  );
+function untranslatable({ reply, route, operation: op }: DerivedCall, why: string): undefined {
+  const operation = `${op.method} ${op.path}`;
+  reply.request.log.error({ operation, why }, 'upstream answer not translatable to the derived version');
   sendProblem(
     reply,
     new VersionaryError({
       code: ErrorCode.UpstreamUntranslatable,
-      detail: `The upstream's answer to ${at.operation} cannot be translated to ${at.version}: ${at.why}.`,
+      detail: `The upstream's answer to ${operation} cannot be translated to ${route.self.name}: ${why}.`,
     }),
   );
   return undefined;
 }
 
+/** What the translation of a call's bodies and its failures read of it. */
+type DerivedCall = Pick<Parameters<typeof forwardDerived>[0], 'reply' | 'route' | 'operation'>;
+
 /** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
 function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
   const exact = operation.responses[status]?.schema;
   if (exact || operation.responses[status]) return exact;
-  const ranges = route.ranges?.[operation.id];
+  const served = route.endpoints.get(operation.id)?.route;
+  const ranges = served && route.ranges?.[`${served.method} ${served.path}`];
   return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
 }
 

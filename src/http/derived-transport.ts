@@ -17,7 +17,8 @@ export function upstreamTarget(endpoint: EndpointSource, operation: OperationSpe
       .split('&')
       .map((pair) => {
         const eq = pair.indexOf('=');
-        const key = decoded(eq === -1 ? pair : pair.slice(0, eq));
+        const raw = eq === -1 ? pair : pair.slice(0, eq);
+        const key = decoded(raw, true) ?? raw;
         let name = key;
         // Oldest step first: a name renamed twice goes up under the newest.
         for (const r of renames) if (name === r.previousName) name = r.name;
@@ -67,7 +68,7 @@ export function headersDown(endpoint: EndpointSource, headers: Headers): void {
 export function migrationContext(request: FastifyRequest, operation: OperationSpec, target: string): MigrationContext {
   const { path, query: text } = splitTarget(target);
   const raw = rawParameters(operation.path, path);
-  const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decoded(v, false)]));
+  const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decoded(v, false) ?? v]));
   const query: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const seen = query[key];
@@ -104,11 +105,11 @@ function withSegments(template: string, raw: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (_m, name: string) => raw[name] ?? '');
 }
 
-/** A percent-encoded name or value; `+` is a space in a query (`form`), itself in a path. */
-function decoded(text: string, form = true): string {
+/** A percent-encoded name or value, undefined when it does not decode; `+` is a space in a query (`form`), itself in a path. */
+export function decoded(text: string, form: boolean): string | undefined {
   try {
     return decodeURIComponent(form ? text.replace(/\+/g, ' ') : text);
   } catch {
-    return text;
+    return undefined;
   }
 }

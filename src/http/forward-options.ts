@@ -66,7 +66,7 @@ export interface DerivedVersionRoute {
   endpoints: ReadonlyMap<string, EndpointSource>;
   /** `/api/v2`: the root's base path, which the upstream serves. */
   rootBase: string;
-  /** By operation id, the root's response schemas by range or default (`2XX`, `DEFAULT`). */
+  /** By the root's route (`GET /users/{id}`), its response schemas by range or default (`2XX`, `DEFAULT`). */
   ranges?: Record<string, Record<string, string>>;
   /** The problem of a request body of this version's schema `name`, in this version's terms, or undefined. */
   checkRequest: (name: string, body: unknown) => VersionaryError | undefined;

@@ -20,7 +20,6 @@ import { forwardDerived } from './derived-forward.ts';
 import { createUpstreamHeaders, headersOfList, type HeaderList } from './forward-headers.ts';
 import { createResponseChecks } from './response-check.ts';
 import { sendProblem } from './problem.ts';
-import { notServedProblem } from '../core/rulebook/problems.ts';
 import { createCatchAll, forwardsUndocumented, pathOf, type DocumentedRoutes } from './forwarded-catch-all.ts';
 import type { DerivedVersionRoute, ForwardOptions } from './forward-options.ts';
 import { addThinVersion } from './thin/thin-plane.ts';
@@ -121,18 +120,6 @@ function registerVersionRoutes(
     hooks: options.onVersionedRequest,
     onOperationCall: options.onOperationCall,
   };
-  // A derived version forwards only the operations its document has, each translated: any other
-  // call is refused here, never passed on as the newer version's.
-  const derivedHandler = (documented: OperationSpec[]) => (request: FastifyRequest, reply: FastifyReply) => {
-    const method = ruleMethod(request.method);
-    const operation = documented.find((op) => op.method === method);
-    if (operation) return forward(request, reply, operation);
-    const allowed = documented.map((op) => op.method);
-    sendProblem(
-      reply,
-      notServedProblem({ method: request.method, path: pathOf(request.url), version: version.name, allowed }),
-    );
-  };
   const routes: DocumentedRoutes = {
     byMethod: new Map(),
     operations: [
@@ -177,7 +164,13 @@ function registerVersionRoutes(
           onUse: options.elementUses!.onUse,
         }),
       );
-    const handler = o.catchAll?.handler ?? (derived ? derivedHandler(documented) : forward);
+    // A derived version's route forwards its document's operation for the method, translated: the
+    // route takes no other method (the catch-all answers it), so nothing else is passed on.
+    const handler =
+      o.catchAll?.handler ??
+      (derived
+        ? (request: FastifyRequest, reply: FastifyReply) => forward(request, reply, operationOf(request.method))
+        : forward);
     // A documented route's methods, for the catch-all to find.
     for (const method of o.catchAll ? [] : methods) {
       let byTemplate = routes.byMethod.get(method);

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { routeSteps } from './pipeline/request-pipeline.ts';
 
 // Canonical decimal integers only: `0x10`, `1e1`, ` 5` and `05` stay strings and fail validation.
-const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
+export const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
 
 /** `integer` query members from canonical text to numbers, validated then without loose coercion. */
 export function integerCoercion(

@@ -25,17 +25,12 @@ export class UpstreamBody extends Readable {
     source.pause();
   }
 
-  /** Send no more of the body: the upstream has answered and wants no more. The client's body is left to drain. */
-  stop(): void {
-    this.#detach();
-  }
-
   override _read(): void {
     if (!this.#detached) this.#source.resume();
   }
 
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-    this.#detach();
+    this.stop();
     done(error);
   }
 
@@ -53,7 +48,8 @@ export class UpstreamBody extends Readable {
     if (!this.#ended) this.destroy(error ?? new Error('The client closed the connection.'));
   };
 
-  #detach(): void {
+  /** Send no more of the body: the upstream has answered and wants no more. The client's body is left to drain. */
+  stop(): void {
     if (this.#detached) return;
     this.#detached = true;
     this.#source.off('data', this.#onData);

@@ -105,7 +105,7 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
 }
 
 /** The schemas of a list (`allOf`), leaving out booleans and anything that is not a schema. */
-function schemaList(list: unknown): JsonSchema[] {
+export function schemaList(list: unknown): JsonSchema[] {
   return Array.isArray(list) ? list.filter(isPlainObject) : [];
 }
 
@@ -186,19 +186,24 @@ function branchTransform(schema: JsonSchema, node: Node, schemas: SchemaMap): Tr
   const branches = [...schemaList(schema.anyOf), ...schemaList(schema.oneOf)];
   const compiled = branches.map((branch) => ({ branch, t: node(branch) }));
   if (compiled.every((b) => b.t === null)) return null;
-  const discriminator = isPlainObject(schema.discriminator) ? schema.discriminator : undefined;
-  const property = typeof discriminator?.propertyName === 'string' ? discriminator.propertyName : undefined;
-  const mapping = (isPlainObject(discriminator?.mapping) ? discriminator.mapping : {}) as Record<string, unknown>;
   return (value) => {
-    let chosen: { branch: JsonSchema; t: Transform } | undefined;
-    const tag = property !== undefined && isPlainObject(value) ? value[property] : undefined;
-    if (typeof tag === 'string') {
-      const target = refName(mapping[tag]) ?? tag;
-      chosen = compiled.find((b) => refName(b.branch.$ref) === target);
-    }
-    chosen ??= compiled.find((b) => fits(b.branch, value, { schemas, depth: 0 }));
+    const tagged = taggedBranch(schema, branches, value);
+    const chosen =
+      (tagged && compiled.find((b) => b.branch === tagged)) ??
+      compiled.find((b) => fits(b.branch, value, { schemas, depth: 0 }));
     return chosen?.t ? chosen.t(value) : value;
   };
+}
+
+/** The branch of `branches` that the discriminator's tag in `value` names (by `mapping`, else as a schema name), if any. */
+export function taggedBranch(schema: JsonSchema, branches: JsonSchema[], value: unknown): JsonSchema | undefined {
+  const discriminator = isPlainObject(schema.discriminator) ? schema.discriminator : undefined;
+  const property = typeof discriminator?.propertyName === 'string' ? discriminator.propertyName : undefined;
+  const tag = property !== undefined && isPlainObject(value) ? value[property] : undefined;
+  if (typeof tag !== 'string') return undefined;
+  const mapping = (isPlainObject(discriminator?.mapping) ? discriminator.mapping : {}) as Record<string, unknown>;
+  const target = refName(mapping[tag]) ?? tag;
+  return branches.find((b) => refName(b.$ref) === target);
 }
 
 /** Whether `value` could be of `schema`, by its kind and the members it requires: enough to choose a branch. */

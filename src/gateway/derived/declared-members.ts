@@ -1,5 +1,5 @@
 import type { JsonSchema, SchemaMap } from '../../core/versions/index.ts';
-import { fits, isPlainObject, patternOf as compilePattern, refName } from '../../core/versions/schema-walk.ts';
+import { fits, isPlainObject, patternOf, refName, schemaList, taggedBranch } from '../../core/versions/schema-walk.ts';
 
 /** A member of `parent` that no schema applying to it declares, at `pointer` (a JSON pointer into the body). */
 type OnUndeclared = (at: { parent: Record<string, unknown>; key: string; pointer: string }) => void;
@@ -74,9 +74,9 @@ interface Shape {
 /** Shapes compiled once per list of views: a member's schemas are one list, met again by the same object. */
 function createShapes(schemas: SchemaMap) {
   const patterns = new Map<string, RegExp>();
-  const patternOf = (source: string): RegExp => {
+  const compiled = (source: string): RegExp => {
     let pattern = patterns.get(source);
-    if (!pattern) patterns.set(source, (pattern = compilePattern(source)));
+    if (!pattern) patterns.set(source, (pattern = patternOf(source)));
     return pattern;
   };
   // Views whose applying schemas do not depend on the value (no anyOf/oneOf on the way).
@@ -130,7 +130,7 @@ function createShapes(schemas: SchemaMap) {
         }
         if (isPlainObject(s.patternProperties))
           for (const [source, sub] of Object.entries(s.patternProperties))
-            if (patternOf(source).test(key)) {
+            if (compiled(source).test(key)) {
               listed = true;
               child.push(sub as JsonSchema);
             }
@@ -179,16 +179,8 @@ function applyingSchemas(
 function chooseBranches(schemas: SchemaMap, schema: JsonSchema, value: unknown): JsonSchema[] {
   const branches = [...schemaList(schema.anyOf), ...schemaList(schema.oneOf)];
   if (branches.length === 0) return [{}];
-  const discriminator = isPlainObject(schema.discriminator) ? schema.discriminator : undefined;
-  const property = typeof discriminator?.propertyName === 'string' ? discriminator.propertyName : undefined;
-  const tag = property !== undefined && isPlainObject(value) ? value[property] : undefined;
-  if (typeof tag === 'string') {
-    const mapping = (isPlainObject(discriminator?.mapping) ? discriminator.mapping : {}) as Record<string, unknown>;
-    const target = refName(mapping[tag]) ?? tag;
-    const tagged = branches.find((b) => refName(b.$ref) === target);
-    if (tagged) return [tagged];
-  }
-  return branches.filter((b) => fits(b, value, { schemas, depth: 0 }));
+  const tagged = taggedBranch(schema, branches, value);
+  return tagged ? [tagged] : branches.filter((b) => fits(b, value, { schemas, depth: 0 }));
 }
 
 /** The schemas an array's element `i` is checked against: `prefixItems` (or a list of `items`), else the rest's. */
@@ -200,8 +192,4 @@ function elementSchemas(holders: JsonSchema[], i: number): JsonSchema[] {
     else out.push(s.items);
   }
   return out.filter(isPlainObject);
-}
-
-function schemaList(list: unknown): JsonSchema[] {
-  return Array.isArray(list) ? list.filter(isPlainObject) : [];
 }

@@ -5,7 +5,7 @@ import {
   type ApiVersion,
   type EndpointSource,
 } from '../../core/versions/index.ts';
-import { belowBase } from './range-responses.ts';
+import { belowBase } from './root-document.ts';
 
 /**
  * A derived version's OpenAPI document: the newer version's own (descriptions, examples kept) with
@@ -17,8 +17,6 @@ export function derivedDocument(options: {
   /** `/api/v2`: the newer document's paths may be written below it. */
   rootBase: string;
   version: ApiVersion;
-  /** The root version, as the chain's plan knows it. */
-  rootVersion: ApiVersion;
   /** By the derived version's operation id, the root's route that serves it and the changes on the way. */
   endpoints: ReadonlyMap<string, EndpointSource>;
 }): Json {
@@ -95,17 +93,12 @@ const referable = [
 function withoutUnused(doc: Json): Json {
   const components = (doc.components ?? {}) as Record<string, Json | undefined>;
   const reached = new Set<string>();
-  const pending: unknown[] = Object.entries(doc)
-    .filter(([key]) => key !== 'components')
-    .map(([, value]) => value);
+  const pending: unknown[] = Object.values({ ...doc, components: undefined });
   for (const [section, entries] of Object.entries(components)) if (!referable.includes(section)) pending.push(entries);
   while (pending.length > 0) {
     const value = pending.pop();
     if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      pending.push(...value);
-      continue;
-    }
+    // An array's entries too: an index is never `$ref`.
     for (const [key, child] of Object.entries(value)) {
       const match =
         key === '$ref' && typeof child === 'string' ? /^#\/components\/([^/]+)\/([^/]+)$/.exec(child) : null;

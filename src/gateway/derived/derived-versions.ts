@@ -10,13 +10,14 @@ import {
   type VersionBundle,
   type VersionChangeEntry,
 } from '../../core/versions/index.ts';
+import { toBundle } from '../../core/versions/bundle-types.ts';
 import { versionDocumentPath } from '../../http/api-scope.ts';
 import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
 import { createOldParameterCheck, createOldRequestCheck } from './old-requests.ts';
-import { rangeResponses, requiredBodies } from './range-responses.ts';
+import { rootDocumentFacts } from './root-document.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
@@ -80,8 +81,7 @@ export function addDerivedVersions(options: {
     }
     const rootGroup = group.get(root.name)!;
     const rootBase = `${options.prefix}/${root.name}`;
-    const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
-    const required = requiredBodies(options.documents[root.name] ?? {}, rootBase);
+    const facts = rootDocumentFacts(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       const endpoints = endpointsOf(group.versions, self);
       added.push({ ...self, ...removedOf(endpoints) });
@@ -90,7 +90,6 @@ export function addDerivedVersions(options: {
         root: options.documents[root.name] ?? {},
         rootBase,
         version: self,
-        rootVersion: rootGroup,
         endpoints,
       });
       routes[self.name] = {
@@ -99,10 +98,9 @@ export function addDerivedVersions(options: {
         plan: group.migrations,
         endpoints,
         rootBase,
-        ranges: rangesOf(ranges, { self, root: rootGroup, endpoints }),
-        checkRequest: createOldRequestCheck(self),
+        ...facts,
+        checkRequest: createOldRequestCheck(self, walk),
         checkParameters: createOldParameterCheck(self),
-        requiredBodies: required,
         dropUndeclared: (name, body) => walk(name, body, ({ parent, key }) => delete parent[key]),
       };
     }
@@ -123,21 +121,6 @@ function removedOf(endpoints: Map<string, EndpointSource>): Pick<ApiVersion, 're
   const removed: Record<string, string> = {};
   for (const [id, source] of endpoints) if (source.removedIn !== undefined) removed[id] = source.removedIn;
   return Object.keys(removed).length > 0 ? { removed } : {};
-}
-
-/** The root's range responses, also under the id of an operation that a root operation of another id serves. */
-function rangesOf(
-  ranges: Record<string, Record<string, string>>,
-  at: { self: ApiVersion; root: ApiVersion; endpoints: Map<string, EndpointSource> },
-): Record<string, Record<string, string>> {
-  const out = { ...ranges };
-  for (const [id, source] of at.endpoints) {
-    const served =
-      source.route &&
-      at.root.operations.find((o) => o.method === source.route!.method && o.path === source.route!.path);
-    if (served && served.id !== id && ranges[served.id]) out[id] = ranges[served.id]!;
-  }
-  return out;
 }
 
 /** A change file's changes, for the version that introduced them; `derived` is the version whose file lists them. */
@@ -205,16 +188,7 @@ function chainsOf(derived: Derived[], byName: Map<string, GatewayVersion>, error
 
 function withVersions(bundle: VersionBundle, added: ApiVersion[]): VersionBundle {
   if (added.length === 0) return bundle;
-  const versions = [...bundle.versions, ...added]
-    .sort((a, b) => a.number - b.number)
-    .map((v, index) => ({ ...v, index }));
-  const byName = new Map(versions.map((v) => [v.name, v]));
-  const byNumber = new Map(versions.map((v) => [v.number, v]));
-  return {
-    ...bundle,
-    versions,
-    latest: versions[versions.length - 1]!,
-    get: (name) => byName.get(name),
-    byNumber: (n) => byNumber.get(n),
-  };
+  const sorted = [...bundle.versions, ...added].sort((a, b) => a.number - b.number);
+  const versions = sorted.map((v, index) => ({ ...v, index }));
+  return toBundle(bundle.head, versions, bundle.migrations);
 }

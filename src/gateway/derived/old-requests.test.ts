@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiVersion } from '../../core/versions/index.ts';
+import { createMemberWalk } from './declared-members.ts';
 import { createOldRequestCheck } from './old-requests.ts';
 
 const version = {
@@ -19,7 +20,7 @@ const version = {
 } as unknown as ApiVersion;
 
 describe('createOldRequestCheck', () => {
-  const check = createOldRequestCheck(version);
+  const check = createOldRequestCheck(version, createMemberWalk(version.schemas));
   const pointers = (body: unknown) => check('User', body)?.errors?.map((e) => e.pointer);
 
   it('takes a body without its readOnly members, and with members only the schema maps', () => {

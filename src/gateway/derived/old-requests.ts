@@ -1,9 +1,11 @@
 import { echo, ErrorCode, VersionaryError, type FieldError } from '../../core/errors/index.ts';
-import type { ApiVersion, JsonSchema, OperationSpec } from '../../core/versions/index.ts';
+import { refName, type ApiVersion, type JsonSchema, type OperationSpec } from '../../core/versions/index.ts';
+import { decoded } from '../../http/derived-transport.ts';
 import { fromFrameworkError } from '../../http/fastify-errors.ts';
+import { integerText } from '../../http/query-integers.ts';
 import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import { toRouteSchema } from '../../http/route-schemas.ts';
-import { createMemberWalk } from './declared-members.ts';
+import type { createMemberWalk } from './declared-members.ts';
 
 /** Problems listed at most, as the service's validator lists them. */
 const listed = 20;
@@ -15,10 +17,11 @@ const listed = 20;
  */
 export function createOldRequestCheck(
   version: ApiVersion,
+  /** The version's member walk, shared with its answers' (one set of compiled shapes). */
+  walk: ReturnType<typeof createMemberWalk>,
 ): (name: string, body: unknown) => VersionaryError | undefined {
   const compile = createRequestValidatorCompiler();
   const validators = new Map<string, ReturnType<typeof compile>>();
-  const walk = createMemberWalk(version.schemas);
   // One schema for reads and writes: a member it marks readOnly is required of answers only.
   const writable = { ...version, schemas: withoutReadOnlyRequired(version.schemas) as ApiVersion['schemas'] };
   return (name, body) => {
@@ -87,16 +90,6 @@ function withoutReadOnlyRequired(value: unknown): unknown {
 
 type Validate = ((value: unknown) => boolean) & { errors?: unknown };
 
-/** One operation's compiled check: its path template as a pattern, its parameters' validators. */
-interface Compiled {
-  names: string[];
-  pattern: RegExp;
-  params: Validate | undefined;
-  query: Validate;
-  paramSchemas: Record<string, JsonSchema>;
-  querySchemas: Record<string, JsonSchema>;
-}
-
 /**
  * The check of a derived version's path and query parameters in its own terms, compiled once per
  * operation: each value typed as its schema says, then validated as the service does. A bad path
@@ -108,8 +101,8 @@ export function createOldParameterCheck(
 ): (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined {
   const compile = createRequestValidatorCompiler();
   const components = { schemas: version.schemas };
-  const compiled = new Map<string, Compiled>();
-  const compileOf = (operation: OperationSpec): Compiled => {
+  // One operation's compiled check: its path template as a pattern, its parameters' validators.
+  const compileOf = (operation: OperationSpec) => {
     const names: string[] = [];
     const source = operation.path.replace(/\{([^}]+)\}|[^{]+/g, (part, name: string | undefined) => {
       if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
@@ -130,6 +123,7 @@ export function createOldParameterCheck(
       querySchemas: (operation.query?.properties ?? {}) as Record<string, JsonSchema>,
     };
   };
+  const compiled = new Map<string, ReturnType<typeof compileOf>>();
   return (operation, at) => {
     let check = compiled.get(operation.id);
     if (!check) compiled.set(operation.id, (check = compileOf(operation)));
@@ -138,7 +132,7 @@ export function createOldParameterCheck(
       const values: Record<string, unknown> = {};
       check.names.forEach((name, i) => {
         const raw = match?.[i + 1] ?? '';
-        values[name] = typed(decoded(raw), check.paramSchemas[name], version.schemas);
+        values[name] = typed(decoded(raw, false), check.paramSchemas[name], version.schemas);
       });
       if (!check.params(values)) {
         const invalid = fromFrameworkError({ validation: check.params.errors, validationContext: 'path' });
@@ -186,16 +180,7 @@ function readQuery(
   return out;
 }
 
-function decoded(text: string, form = false): string | undefined {
-  try {
-    return decodeURIComponent(form ? text.replace(/\+/g, ' ') : text);
-  } catch {
-    return undefined;
-  }
-}
-
-// Canonical text only: `0x10`, `1e1`, ` 5` and `05` stay strings and fail validation, as the service reads them.
-const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
+// Canonical text only, as `integerText`: `0x10`, `1e1` and `05` stay strings and fail validation, as the service reads them.
 const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 
 /** A parameter's text as its schema types it: a number, an integer, a boolean, else the text. */
@@ -214,7 +199,7 @@ function typed(value: string | undefined, schema: JsonSchema | undefined, compon
 function typesOf(schema: JsonSchema, components: ApiVersion['schemas'], depth = 0): Set<string> {
   const types = new Set<string>();
   if (depth > 8) return types;
-  const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const ref = refName(schema.$ref);
   const target = ref === undefined ? undefined : components[ref];
   if (target) for (const t of typesOf(target, components, depth + 1)) types.add(t);
   const own = schema.type;

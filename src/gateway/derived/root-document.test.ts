@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rangeResponses } from './range-responses.ts';
+import { rootDocumentFacts } from './root-document.ts';
 
 const json = (name: string, type = 'application/json') => ({
   description: '',
   content: { [type]: { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
-describe('rangeResponses', () => {
-  it('reads 2XX and default JSON responses by operation id, or by method and relative path without one', () => {
+describe('rootDocumentFacts', () => {
+  it('reads 2XX and default JSON responses by method and path below the base, and required bodies', () => {
     const document = {
       paths: {
         '/api/v2/users/{user_id}': {
@@ -16,7 +16,7 @@ describe('rangeResponses', () => {
             operationId: 'get_user',
             responses: { '200': json('User'), '2xx': json('User', 'application/hal+json') },
           },
-          put: { responses: { default: json('Problem', 'application/problem+json') } },
+          put: { requestBody: { required: true }, responses: { default: json('Problem', 'application/problem+json') } },
         },
         '/api/v2/inline': {
           get: {
@@ -26,13 +26,16 @@ describe('rangeResponses', () => {
         },
       },
     };
-    assert.deepEqual(rangeResponses(document, '/api/v2'), {
-      get_user: { '2XX': 'User' },
+    const facts = rootDocumentFacts(document, '/api/v2');
+    assert.deepEqual(facts.ranges, {
+      'GET /users/{user_id}': { '2XX': 'User' },
       'PUT /users/{user_id}': { DEFAULT: 'Problem' },
     });
+    // Required bodies by operation id, the route standing in for a missing one.
+    assert.deepEqual([...facts.requiredBodies], ['PUT /users/{user_id}']);
   });
 
   it('reads nothing from a document without paths', () => {
-    assert.deepEqual(rangeResponses({}, '/api/v2'), {});
+    assert.deepEqual(rootDocumentFacts({}, '/api/v2').ranges, {});
   });
 });
