@@ -15,7 +15,7 @@ const { buildApp } = await built<typeof import('../../src/compose/build-app.ts')
 const { referenceProduct } = await built<typeof import('../../src/reference/product.ts')>('reference/product');
 const { createApiKey } =
   await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
-const { loadConfig } = await built<typeof import('../../src/loop/settings.ts')>('loop/host/config');
+const { loadConfig } = await built<typeof import('../../src/loop/settings.ts')>('loop/settings');
 const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>(
   'storage/sqlite/open-sqlite-storage',
 );
