@@ -16,7 +16,11 @@ describe('rootDocumentFacts', () => {
             operationId: 'get_user',
             responses: { '200': json('User'), '2xx': json('User', 'application/hal+json') },
           },
-          put: { requestBody: { required: true }, responses: { default: json('Problem', 'application/problem+json') } },
+          put: {
+            operationId: 'replace_user',
+            requestBody: { required: true },
+            responses: { default: json('Problem', 'application/problem+json') },
+          },
         },
         '/api/v2/inline': {
           get: {
@@ -31,7 +35,7 @@ describe('rootDocumentFacts', () => {
       'GET /users/{user_id}': { '2XX': 'User' },
       'PUT /users/{user_id}': { DEFAULT: 'Problem' },
     });
-    // Required bodies by operation id, the route standing in for a missing one.
+    // Required bodies by route, whatever the operation's id.
     assert.deepEqual([...facts.requiredBodies], ['PUT /users/{user_id}']);
   });
 
