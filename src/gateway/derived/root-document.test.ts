@@ -39,6 +39,13 @@ describe('rootDocumentFacts', () => {
     assert.deepEqual([...facts.requiredBodies], ['PUT /users/{user_id}']);
   });
 
+  it('reads QUERY from `query` (3.2) or `x-query` (3.1)', () => {
+    const search = { requestBody: { required: true }, responses: { '2XX': json('Found') } };
+    const facts = rootDocumentFacts({ paths: { '/a': { query: search }, '/b': { 'x-query': search } } }, '/api/v2');
+    assert.deepEqual(facts.ranges, { 'QUERY /a': { '2XX': 'Found' }, 'QUERY /b': { '2XX': 'Found' } });
+    assert.deepEqual([...facts.requiredBodies], ['QUERY /a', 'QUERY /b']);
+  });
+
   it('reads nothing from a document without paths', () => {
     assert.deepEqual(rootDocumentFacts({}, '/api/v2').ranges, {});
   });

@@ -1,6 +1,6 @@
 import { refName } from '../../core/versions/index.ts';
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
+const methods = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'QUERY'];
 
 /**
  * What the root's document says that its operations as the versions read them do not: by route
@@ -20,9 +20,11 @@ export function rootDocumentFacts(
   for (const [raw, item] of Object.entries(paths)) {
     const path = belowBase(raw, rootBase);
     for (const method of methods) {
-      const op = item?.[method] as DocumentOperation | undefined;
+      // QUERY: `query` in a 3.2 document, the `x-query` extension in a 3.1 one, as the versions read them.
+      const op = (method === 'QUERY' ? (item?.query ?? item?.['x-query']) : item?.[method.toLowerCase()]) as
+        DocumentOperation | undefined;
       if (!op || typeof op !== 'object') continue;
-      const route = `${method.toUpperCase()} ${path}`;
+      const route = `${method} ${path}`;
       if (op.requestBody?.required === true) requiredBodies.add(route);
       for (const [key, response] of Object.entries(op.responses ?? {})) {
         if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
