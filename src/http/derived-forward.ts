@@ -64,7 +64,10 @@ export async function forwardDerived(options: {
   if (invalid) return void sendProblem(reply, invalid);
   const path = route.rootBase + upstreamTarget(endpoint, operation, target);
   const context = migrationContext(request, operation, target);
-  const call = await callUp({ ...options, headers: headersUp(endpoint, options.headers), path, context });
+  // The root's route that serves the call says whether it requires a body: a derived operation may
+  // have an id of its own (an `endpoint-removed` served by an `upstreamPath`).
+  const required = route.requiredBodies.has(`${endpoint.route.method} ${endpoint.route.path}`);
+  const call = await callUp({ ...options, headers: headersUp(endpoint, options.headers), path, context, required });
   if (!call) return;
   const { headers, body } = call;
   const answer = await callWhole(options.pool, {
@@ -116,9 +119,9 @@ export async function forwardDerived(options: {
  * conditions judged (a GET's `If-None-Match` is the caching step's); undefined once a problem was sent.
  */
 async function callUp(
-  options: Parameters<typeof forwardDerived>[0] & { path: string; context: MigrationContext },
+  options: Parameters<typeof forwardDerived>[0] & { path: string; context: MigrationContext; required: boolean },
 ): Promise<{ headers: Headers; body: Buffer | undefined } | undefined> {
-  const { request, reply, route, operation } = options;
+  const { request, reply, route, operation, required } = options;
   let headers: Headers = { ...options.headers };
   let body: Buffer | undefined;
   const source = request.body as Readable | undefined;
@@ -130,14 +133,14 @@ async function callUp(
   if (typeof accept === 'string' && accept.includes(own))
     headers.accept = accept.split(own).join(`vnd.${options.vendor}.${route.root.name}`);
   if (request.method === 'GET' || request.method === 'HEAD') delete headers['if-none-match'];
-  else if (!source && route.requiredBodies.has(operation.id)) return void missingBody(reply, route, operation);
+  else if (!source && required) return void missingBody(reply, route, operation);
   else if (source) {
     body = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
     if (!body) {
       const detail = 'The request body is over the size limit.';
       return void sendProblem(reply, new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail }));
     }
-    if (body.length === 0 && route.requiredBodies.has(operation.id)) return void missingBody(reply, route, operation);
+    if (body.length === 0 && required) return void missingBody(reply, route, operation);
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
       const encoding = String(headers['content-encoding'] ?? 'identity');

@@ -72,7 +72,7 @@ export interface DerivedVersionRoute {
   checkRequest: (name: string, body: unknown) => VersionaryError | undefined;
   /** The problem of a call's parameters (`path` below the version base, `query` without `?`, as received), or undefined. */
   checkParameters: (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined;
-  /** The ids of the operations whose document says their request body is required. */
+  /** The root's routes (`PUT /users/{id}`) whose document says their request body is required. */
   requiredBodies: ReadonlySet<string>;
   /** Drops, in place, an answer's undeclared members; answers the pointer of a value that fits no `anyOf`/`oneOf` branch. */
   dropUndeclared: (name: string, body: unknown) => string | undefined;

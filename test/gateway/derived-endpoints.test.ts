@@ -143,6 +143,76 @@ describe('versionary gateway serves v1 endpoints moved, removed, re-statused and
   });
 });
 
+describe('v1 endpoints served by a v2 route that requires a body (removed with upstreamPath, moved)', () => {
+  const instructions = [
+    { op: 'endpoint-removed', method: 'PATCH', path: '/accounts/{user_id}', upstreamPath: '/people/{user_id}' },
+    {
+      op: 'endpoint-removed',
+      method: 'PUT',
+      path: '/members/{user_id}',
+      upstreamPath: '/people/{user_id}',
+      upstreamMethod: 'PATCH',
+    },
+    { op: 'endpoint-moved', method: 'PATCH', path: '/people/{user_id}', previousPath: '/users/{user_id}' },
+  ];
+  const gateway = derivedGateway({
+    fixture,
+    files: ['upstream.py', 'openapi-v2.json'],
+    written: { 'changes-v2.json': [{ version: 'v2', description: 'Renames go to /people.', instructions }] },
+    versions: v1FromV2(),
+  });
+  const headers = { authorization: `Bearer ${gatewayAdminKey}` };
+  const calls: Array<[string, string]> = [
+    ['PATCH', '/users/{user_id}'],
+    ['PATCH', '/accounts/{user_id}'],
+    ['PUT', '/members/{user_id}'],
+  ];
+
+  it('refuses each call without its body, or with an empty one, with the 400 problem, never forwarding it', async () => {
+    const before = (await gateway.received()).length;
+    for (const [method, template] of calls)
+      for (const body of [undefined, '']) {
+        const target = template.replace('{user_id}', '1');
+        const sent = body === undefined ? headers : { ...headers, 'content-type': 'application/json' };
+        const response = await fetch(`${gateway.base}/api/v1${target}`, { method, headers: sent, body });
+        const what = `${method} ${target} with ${body === undefined ? 'no body' : 'an empty body'}`;
+        assert.equal(response.status, 400, what);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
+        const problem = (await response.json()) as Record<string, unknown>;
+        assert.equal(problem.code, 'VALIDATION_FAILED', what);
+        assert.equal(
+          problem.detail,
+          `v1's ${method} ${template} requires a request body: send a UserInput as application/json.`,
+          what,
+        );
+        assert.deepEqual(problem.errors, [{ pointer: '/body', detail: 'is required' }], what);
+      }
+    assert.equal((await gateway.received()).length, before, 'no call without its body reached the upstream');
+  });
+
+  it('forwards each call with its body to the v2 route', async () => {
+    for (const [method, template] of calls) {
+      const response = await fetch(`${gateway.base}/api/v1${template.replace('{user_id}', '2')}`, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Alan ${method}` }),
+      });
+      assert.equal(response.status, 200, `${method} ${template}`);
+      assert.deepEqual(await response.json(), { id: 2, name: `Alan ${method}` });
+      const call = (await gateway.received()).at(-1)!;
+      assert.deepEqual([call.method, call.target], ['PATCH', '/api/v2/people/2']);
+    }
+  });
+
+  it('documents each one’s body as required', async () => {
+    const doc = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers })).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+    };
+    for (const [method, template] of calls)
+      assert.equal(doc.paths[template]?.[method.toLowerCase()]?.requestBody?.required, true, `${method} ${template}`);
+  });
+});
+
 describe('a change file naming routes, statuses or parameters v2 lacks', () => {
   it('stops the start, naming every one at once with its place', () => {
     const instructions = [

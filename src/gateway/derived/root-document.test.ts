@@ -16,7 +16,11 @@ describe('rootDocumentFacts', () => {
             operationId: 'get_user',
             responses: { '200': json('User'), '2xx': json('User', 'application/hal+json') },
           },
-          put: { requestBody: { required: true }, responses: { default: json('Problem', 'application/problem+json') } },
+          put: {
+            operationId: 'replace_user',
+            requestBody: { required: true },
+            responses: { default: json('Problem', 'application/problem+json') },
+          },
         },
         '/api/v2/inline': {
           get: {
@@ -31,8 +35,15 @@ describe('rootDocumentFacts', () => {
       'GET /users/{user_id}': { '2XX': 'User' },
       'PUT /users/{user_id}': { DEFAULT: 'Problem' },
     });
-    // Required bodies by operation id, the route standing in for a missing one.
+    // Required bodies by route, whatever the operation's id.
     assert.deepEqual([...facts.requiredBodies], ['PUT /users/{user_id}']);
+  });
+
+  it('reads QUERY from `query` (3.2) or `x-query` (3.1)', () => {
+    const search = { requestBody: { required: true }, responses: { '2XX': json('Found') } };
+    const facts = rootDocumentFacts({ paths: { '/a': { query: search }, '/b': { 'x-query': search } } }, '/api/v2');
+    assert.deepEqual(facts.ranges, { 'QUERY /a': { '2XX': 'Found' }, 'QUERY /b': { '2XX': 'Found' } });
+    assert.deepEqual([...facts.requiredBodies], ['QUERY /a', 'QUERY /b']);
   });
 
   it('reads nothing from a document without paths', () => {

@@ -1,13 +1,14 @@
 import { refName } from '../../core/versions/index.ts';
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
+const methods = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'QUERY'];
 
 /**
  * What the root's document says that its operations as the versions read them do not: by route
  * (`GET /users/{id}`, below the version base), the response schemas it gives by range or default
  * (`2XX`, `default`), for an answer whose exact status it does not document (only a `$ref`
- * counts: migrations are per component); and the ids of the operations whose `requestBody` is
- * `required: true` (OpenAPI's default is optional).
+ * counts: migrations are per component); and the routes whose `requestBody` is `required: true`
+ * (OpenAPI's default is optional). By route, not operation id: a derived operation can have an id
+ * of its own (an `endpoint-removed` served by an `upstreamPath`), but names the route that serves it.
  */
 export function rootDocumentFacts(
   document: Record<string, unknown>,
@@ -19,12 +20,12 @@ export function rootDocumentFacts(
   for (const [raw, item] of Object.entries(paths)) {
     const path = belowBase(raw, rootBase);
     for (const method of methods) {
-      const op = item?.[method] as DocumentOperation | undefined;
+      // QUERY: `query` in a 3.2 document, the `x-query` extension in a 3.1 one, as the versions read them.
+      const op = (method === 'QUERY' ? (item?.query ?? item?.['x-query']) : item?.[method.toLowerCase()]) as
+        DocumentOperation | undefined;
       if (!op || typeof op !== 'object') continue;
-      const route = `${method.toUpperCase()} ${path}`;
-      // The id as the versions read from documents name it.
-      const id = typeof op.operationId === 'string' && op.operationId.length > 0 ? op.operationId : route;
-      if (op.requestBody?.required === true) requiredBodies.add(id);
+      const route = `${method} ${path}`;
+      if (op.requestBody?.required === true) requiredBodies.add(route);
       for (const [key, response] of Object.entries(op.responses ?? {})) {
         if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
         const content = response?.content;
@@ -38,7 +39,6 @@ export function rootDocumentFacts(
 }
 
 interface DocumentOperation {
-  operationId?: unknown;
   requestBody?: { required?: unknown };
   responses?: Record<string, { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined>;
 }
