@@ -47,7 +47,11 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/closed-to-new-clients'));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/element-removed'));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/version-retired-for-client'));
-    assert.ok(parityCases.some((c) => c.at === 'brownout') && parityCases.some((c) => c.at === 'progressive'));
+    for (const moment of ['brownout', 'progressive', 'versionBrownout', 'v1Removed'])
+      assert.ok(
+        parityCases.some((c) => c.at === moment),
+        moment,
+      );
     for (const method of ['PROPFIND', 'PURGE', 'TRACE', 'OPTIONS'])
       assert.ok(
         parityCases.some((c) => c.method === method),
