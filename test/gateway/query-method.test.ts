@@ -110,70 +110,77 @@ describe('gateway: QUERY for upstreams that document it', { skip }, () => {
   });
 });
 
-describe('gateway: a derived version’s QUERY whose root requires a body', { skip }, () => {
-  const document = upstreamDocument('v2');
-  const components = document.components as { schemas: Record<string, unknown> };
-  components.schemas.Search = { type: 'object', properties: { name: { type: 'string' } } };
-  const required = {
-    required: true,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Search' } } },
-  };
-  (document.paths as Record<string, Record<string, unknown>>)['/api/v2/echo']!['x-query'] = {
-    ...search,
-    requestBody: required,
-    responses: {
-      '200': { description: 'What arrived', content: { 'application/json': { schema: { type: 'object' } } } },
-    },
-  };
-  const gateway = derivedGateway({
-    fixture: new URL('../../examples/gateway/', import.meta.url).pathname,
-    files: [],
-    written: {
-      'openapi-v2.json': document,
-      'changes-v2.json': [
-        {
-          version: 'v2',
-          description: 'Adds /slow.',
-          instructions: [{ op: 'endpoint-added', method: 'GET', path: '/slow' }],
-        },
-      ],
-    },
-    versions: v1FromV2(),
-  });
-  /** A QUERY to v1's `/echo`: `body` undefined sends none (`Content-Length: 0`). */
-  const send = (body: string | undefined) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const headers =
-        body === undefined ? { ...auth, 'content-length': '0' } : { ...auth, 'content-type': 'application/json' };
-      const req = request(`${gateway.base}/api/v1/echo`, { method: 'QUERY', headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-
-  it('refuses it with an empty body (and without a Content-Type), never forwarding it', async () => {
-    const before = (await gateway.received()).length;
-    const res = await send('');
-    assert.equal(res.status, 400, res.text);
-    const problem = JSON.parse(res.text) as { code: string; detail: string; errors: unknown };
-    assert.equal(problem.code, 'VALIDATION_FAILED', res.text);
-    assert.equal(problem.detail, "v1's QUERY /echo requires a request body: send a Search as application/json.");
-    assert.deepEqual(problem.errors, [{ pointer: '/body', detail: 'is required' }]);
-    // QUERY without a Content-Type never reaches a route.
-    assert.equal((await send(undefined)).status, 400);
-    assert.equal((await gateway.received()).length, before, 'never forwarded');
-    const valid = await send('{"name":"Ada"}');
-    assert.equal(valid.status, 200, valid.text);
-    assert.equal((JSON.parse(valid.text) as Echo).method, 'QUERY');
-    const v1 = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers: auth })).json()) as {
-      paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+// The derived document writes QUERY under the member its root's OpenAPI version has (3.1 has no `query`).
+for (const { openapi, member, other } of [
+  { openapi: '3.1.0', member: 'x-query', other: 'query' },
+  { openapi: '3.2.0', member: 'query', other: 'x-query' },
+] as const)
+  describe(`gateway: a derived version’s QUERY whose root (${member}) requires a body`, { skip }, () => {
+    const document = upstreamDocument('v2');
+    document.openapi = openapi;
+    const components = document.components as { schemas: Record<string, unknown> };
+    components.schemas.Search = { type: 'object', properties: { name: { type: 'string' } } };
+    const required = {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Search' } } },
     };
-    const echo = v1.paths['/echo'];
-    // Under the member its document places QUERY in (the body being required is what counts here).
-    assert.equal((echo?.query ?? echo?.['x-query'])?.requestBody?.required, true, JSON.stringify(echo));
+    (document.paths as Record<string, Record<string, unknown>>)['/api/v2/echo']![member] = {
+      ...search,
+      requestBody: required,
+      responses: {
+        '200': { description: 'What arrived', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+    };
+    const gateway = derivedGateway({
+      fixture: new URL('../../examples/gateway/', import.meta.url).pathname,
+      files: [],
+      written: {
+        'openapi-v2.json': document,
+        'changes-v2.json': [
+          {
+            version: 'v2',
+            description: 'Adds /slow.',
+            instructions: [{ op: 'endpoint-added', method: 'GET', path: '/slow' }],
+          },
+        ],
+      },
+      versions: v1FromV2(),
+    });
+    /** A QUERY to v1's `/echo`: `body` undefined sends none (`Content-Length: 0`). */
+    const send = (body: string | undefined) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const headers =
+          body === undefined ? { ...auth, 'content-length': '0' } : { ...auth, 'content-type': 'application/json' };
+        const req = request(`${gateway.base}/api/v1/echo`, { method: 'QUERY', headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+
+    it('refuses it with an empty body (and without a Content-Type), never forwarding it', async () => {
+      const before = (await gateway.received()).length;
+      const res = await send('');
+      assert.equal(res.status, 400, res.text);
+      const problem = JSON.parse(res.text) as { code: string; detail: string; errors: unknown };
+      assert.equal(problem.code, 'VALIDATION_FAILED', res.text);
+      assert.equal(problem.detail, "v1's QUERY /echo requires a request body: send a Search as application/json.");
+      assert.deepEqual(problem.errors, [{ pointer: '/body', detail: 'is required' }]);
+      // QUERY without a Content-Type never reaches a route.
+      assert.equal((await send(undefined)).status, 400);
+      assert.equal((await gateway.received()).length, before, 'never forwarded');
+      const valid = await send('{"name":"Ada"}');
+      assert.equal(valid.status, 200, valid.text);
+      assert.equal((JSON.parse(valid.text) as Echo).method, 'QUERY');
+      const v1 = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers: auth })).json()) as {
+        paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+      };
+      const echo = v1.paths['/echo'];
+      // Under the member the root's version has (3.1 has no `query`), never the other.
+      assert.equal(echo?.[member]?.requestBody?.required, true, JSON.stringify(echo));
+      assert.equal(echo?.[other], undefined, JSON.stringify(echo));
+    });
   });
-});

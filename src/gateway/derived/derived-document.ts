@@ -32,15 +32,18 @@ export function derivedDocument(options: {
     servedBy.set(key, [...(servedBy.get(key) ?? []), op]);
   }
   const paths: Record<string, Json> = {};
+  // QUERY under the root's own member: `query` exists from OpenAPI 3.2 on, `x-query` stands for it before.
+  const queryMember = /^3\.[01]\./.test(String(doc.openapi)) ? 'x-query' : 'query';
   const place = (route: { path: string; method: string }, operation: unknown, shared: Json) => {
     const item = (paths[route.path] ??= { ...shared });
-    item[route.method === 'QUERY' ? 'query' : route.method.toLowerCase()] = operation;
+    item[route.method === 'QUERY' ? queryMember : route.method.toLowerCase()] = operation;
   };
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
     const relative = belowBase(path, rootBase);
     const shared = Object.fromEntries(Object.entries(item ?? {}).filter(([key]) => !operationMembers.includes(key)));
     for (const [key, value] of Object.entries(item ?? {})) {
-      if (!operationMembers.includes(key)) continue;
+      // A `query` member is the path's QUERY, as the root's routes read it; an `x-query` beside it is not.
+      if (!operationMembers.includes(key) || (key === 'x-query' && 'query' in item)) continue;
       for (const op of servedBy.get(`${methodOfMember(key)} ${relative}`) ?? []) {
         const moved = op.path !== relative;
         const operation = endpointInOlderTerms({
