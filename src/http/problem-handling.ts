@@ -21,7 +21,7 @@ export interface ProblemHandlingOptions {
   prefix: string;
   vendor: string;
   /** A removed version answers with this error on paths that have no route. */
-  removedVersion?: (name: string) => VersionaryError | undefined | Promise<VersionaryError | undefined>;
+  removedVersion?: (name: string) => VersionaryError | undefined;
   /**
    * Core's `decide` on a path with no route, with its caller (`unroutedDecisionOf`): its refusal,
    * `null` when nothing refuses but the method, `undefined` when the table cannot say.
@@ -148,7 +148,7 @@ export function notFoundProblems(
     const decided = await options.decided?.(request, { version: name, below, source });
     if (decided !== undefined) return decided ?? undefined;
     return (
-      (await options.removedVersion?.(name)) ??
+      options.removedVersion?.(name) ??
       (options.bundle.byNumber(Number(name.slice(1))) ? undefined : unknownVersionProblem({ name, supported, source }))
     );
   };

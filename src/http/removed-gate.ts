@@ -48,24 +48,16 @@ export function removalDecision(removed: VersionaryError): RuleDecision {
 /** An answer now, or once the table compiling after a change is there. */
 type Pending<T> = T | Promise<T>;
 
-/** A removed version's answer on a path with no route; with a compiled table, core's `decide` answers. */
-export function removedVersionOf(
-  lifecycle: LifecycleSource,
-  clock?: Clock,
-): (name: string) => Pending<VersionaryError | undefined> {
-  const tables = lifecycle.decisionTable;
-  const shared = (name: string) =>
+/**
+ * A removed version's answer on a path with no route, from the lifecycle's verdicts: where a table
+ * is compiled, the not-found handler asks `decide` first ({@link unroutedDecisionOf}), and this
+ * answers only what the table cannot say (a version it does not know, a compilation that failed).
+ */
+export function removedVersionOf(lifecycle: LifecycleSource): (name: string) => VersionaryError | undefined {
+  return (name) =>
     lifecycle.versions?.().some((v) => v.name === name)
       ? knownVerdict(lifecycle, { version: name, method: 'GET', path: '/' })?.removed
       : undefined;
-  if (!tables || !clock) return shared;
-  return (name) =>
-    whenReady(judgePublic(tables, clock, { version: name, method: 'GET', removal: false }), (judged) => {
-      // No table to read (its compilation failed): the runtime's verdict, the computation its rows sample.
-      if (judged === undefined) return shared(name);
-      const { decision } = judged;
-      return decision.outcome === 'refuse' ? tables.errorOf(decision.problem) : undefined;
-    });
 }
 
 /** Where a request no route serves stands: its version, and its path below it. */

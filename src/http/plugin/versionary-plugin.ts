@@ -106,7 +106,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
         bundle,
         prefix,
         vendor,
-        removedVersion: removedVersionOf(lifecycle, clock),
+        removedVersion: removedVersionOf(lifecycle),
         decided: unroutedDecisionOf(lifecycle, clock, o.clientOf),
         notFound: o.notFound,
         ...(o.forward ? { forwardsUndocumented: (v: string) => forwardsUndocumented(o.forward!, v) } : {}),

@@ -20,7 +20,7 @@ export function versionaryBase(
     bundle,
     prefix: api.prefix,
     vendor: api.vendor,
-    removedVersion: removedVersionOf(lifecycle, clock),
+    removedVersion: removedVersionOf(lifecycle),
     decided: unroutedDecisionOf(lifecycle, clock, lifecycleClientOf),
     ...problems,
   });
