@@ -1,7 +1,6 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
+import { NoQuery, idParams, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description = schema.description!) =>
@@ -96,7 +95,7 @@ const revokeExtendedAccessSchema = {
   tags,
   description: 'End a grant at once: the client gets the removal from its next call. The record stays.',
   querystring: NoQuery,
-  params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The grant id (exm_…).' }) }),
+  params: idParams('The grant id (exm_…).'),
   response: {
     200: grant('Revoked; the record as it now stands.'),
     ...problems({ 400: 'An unknown query parameter', 404: 'No grant in force with this id' }),
@@ -129,9 +128,7 @@ const extendedAccessRequest = (description: string) =>
     },
     { description },
   );
-const params = Type.Object({
-  id: Type.String({ maxLength: requestHeadLimit, description: 'The request id (exr_…).' }),
-});
+const params = idParams('The request id (exr_…).');
 const conflict = {
   404: 'No request with this id',
   409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
