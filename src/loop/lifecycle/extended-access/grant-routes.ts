@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -31,7 +32,7 @@ export function registerExtendedAccessRoutes(
       return reply.code(201).header('location', `/admin/v1${path}/${grant.id}`).send(grantBody(grant));
     });
     app.get(path, { schema: schema.list }, async (request) => {
-      const { clientId, include } = request.query as { clientId?: string; include?: 'revoked' };
+      const { clientId, include } = request.query as Static<typeof schema.list.querystring>;
       const list = await storage.extendedAccess.list({
         ...(clientId ? { clientId } : {}),
         includeRevoked: include === 'revoked',

@@ -89,7 +89,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
       config: queryIntegerSteps(PageQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
-      const query = request.query as { limit?: number; cursor?: string };
+      const query = request.query as Static<typeof PageQuery>;
       const { limit } = parsePage({ limit: query.limit });
       const page = await clients.list({
         limit,
