@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { singleLineText } from '../admin/admin-schemas.ts';
 import { idParams, instant, nullable, pageLimit } from '../../host/admin-route-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
@@ -73,6 +73,7 @@ export function updateClientBody(versions: readonly string[]) {
     { additionalProperties: false, minProperties: 1 },
   );
 }
+export type ClientPatch = Static<ReturnType<typeof updateClientBody>>;
 
 const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
 
