@@ -13,10 +13,8 @@ export const responses = (byStatus: Record<number, object | string>) =>
     Object.entries(byStatus).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
   ) as Record<number, TSchema>;
 
-export const problems = (byStatus: Record<number, string>) => responses(byStatus);
-
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
-export const NoQuery = Type.Object({}, { additionalProperties: false });
+const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /**
  * An admin route's schema, a problem for each response given as its description. Without a

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -32,7 +31,7 @@ export function registerExtendedAccessRoutes(
       return reply.code(201).header('location', `/admin/v1${path}/${grant.id}`).send(grantBody(grant));
     });
     app.get(path, { schema: schema.list }, async (request) => {
-      const { clientId, include } = request.query as Static<typeof schema.list.querystring>;
+      const { clientId, include } = request.query as { clientId?: string; include?: 'revoked' };
       const list = await storage.extendedAccess.list({
         ...(clientId ? { clientId } : {}),
         includeRevoked: include === 'revoked',

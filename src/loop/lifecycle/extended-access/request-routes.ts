@@ -33,7 +33,7 @@ export function registerExtendedAccessRequestRoutes(
   const { storage } = options;
   for (const { path, schema } of requestRoutes) {
     app.get(path, { schema: schema.list }, async (request) => {
-      const { status } = request.query as Static<typeof schema.list.querystring>;
+      const { status } = request.query as { status?: ExtendedAccessRequest['status'] };
       return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
     });
     // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
