@@ -30,7 +30,7 @@ const grantProperties = {
   revokedAt: nullable(at('When it was revoked; null while it stands.')),
   revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
-const grant = (description: string) => Type.Object(grantProperties, { description });
+export const grant = (description: string) => Type.Object(grantProperties, { description });
 const listOf = (item: TSchema, description: string) =>
   Type.Object({ data: Type.Array(item, { maxItems: 100_000 }) }, { description });
 // The tag keeps the first release's name: its description is keyed by it.

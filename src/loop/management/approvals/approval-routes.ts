@@ -29,7 +29,7 @@ const approvalProperties = {
   revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 /** An approval as answered, described for one response. */
-const approval = (description: string) => Type.Object(approvalProperties, { description });
+export const approval = (description: string) => Type.Object(approvalProperties, { description });
 
 const tags = ['approvals'];
 
