@@ -1,18 +1,11 @@
+import type { Static } from '@sinclair/typebox';
+import type { approval } from '../../loop/management/approvals/approval-routes.ts';
 import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { flags, readLine, readString, UsageError } from '../command.ts';
 import { defineManagementCommand, revokedCell, revokedToo } from '../management-client.ts';
 
-interface ApprovalRow {
-  id: string;
-  fingerprint: string;
-  reason: string;
-  approvedBy: string;
-  approvedAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  revokedBy: string | null;
-}
+type ApprovalRow = Static<ReturnType<typeof approval>>;
 
 /** `versionary approvals approve|list|revoke`: accept a breaking change by fingerprint, with an audit trail. */
 export const command = defineManagementCommand<ApprovalRow>({

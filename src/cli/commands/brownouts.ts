@@ -1,19 +1,10 @@
+import type { Static } from '@sinclair/typebox';
+import type { BrownoutItem } from '../../loop/notices/schemas.ts';
 import { flags, readString, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand } from '../management-client.ts';
 
-interface BrownoutRow {
-  id: string;
-  version: string;
-  endpoint: string | null;
-  startsAt: string;
-  endsAt: string;
-  client: string | null;
-  target: { all: boolean; clients: string[] | null; calledWithinDays: number | null };
-  source: string;
-}
-
 /** `versionary brownouts list|add|schedule|remove`: planned brownouts, from the database or a running server. */
-export const command = defineManagementCommand<BrownoutRow>({
+export const command = defineManagementCommand<Static<typeof BrownoutItem>>({
   name: 'brownouts',
   help: `Usage: npx versionary brownouts list [--format text|json]
        npx versionary brownouts add --version v1 [--endpoint "GET /users"] --starts ISO --ends ISO [TARGET]

@@ -1,15 +1,10 @@
+import type { Static } from '@sinclair/typebox';
+import type { ClientSchema } from '../../loop/management/clients/schemas.ts';
 import { escapeControls } from '../../core/text/index.ts';
 import { flags, readLine, readStrings, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand } from '../management-client.ts';
 
-interface ClientRow {
-  id: string;
-  name: string;
-  contacts: Array<{ email: string; subscribed: boolean }>;
-  webhooks: Array<{ id: string; url: string; secret?: string }>;
-  minimumVersion?: string | null;
-  createdAt: string;
-}
+type ClientRow = Static<typeof ClientSchema>;
 const needsId = (action: string) => [`${action} needs a client id, e.g. cl_0123456789abcdef`];
 
 /**

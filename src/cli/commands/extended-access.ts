@@ -1,21 +1,11 @@
+import type { Static } from '@sinclair/typebox';
+import type { grant } from '../../loop/lifecycle/extended-access/schemas.ts';
 import { escapeControls } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { flags, readLine, readString, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand, revokedCell, revokedToo } from '../management-client.ts';
 
-interface ExtendedAccessRow {
-  id: string;
-  clientId: string;
-  version: string;
-  endpoint?: { version: string; method: string; path: string };
-  element?: string;
-  until: string;
-  reason: string;
-  grantedBy: string;
-  grantedAt: string;
-  revokedAt: string | null;
-  revokedBy: string | null;
-}
+type ExtendedAccessRow = Static<ReturnType<typeof grant>>;
 
 /** `versionary extended-access list|grant|revoke`: extended access for one client past a sunset, within its cap. */
 export const command = defineManagementCommand<ExtendedAccessRow>({

@@ -1,22 +1,10 @@
+import type { Static } from '@sinclair/typebox';
+import type { NoticeItem } from '../../loop/notices/schemas.ts';
 import { flags, readString } from '../command.ts';
 import { defineManagementCommand } from '../management-client.ts';
 
-interface NoticeRow {
-  id: number;
-  client: string;
-  subject: string;
-  kind: string;
-  step: string;
-  channel: string;
-  recipient: string;
-  status: string;
-  waitingFor: string | null;
-  attempts: number;
-  lastError: string | null;
-}
-
 /** `versionary notices list|run`: the notices outbox, from the database or a running server. */
-export const command = defineManagementCommand<NoticeRow>({
+export const command = defineManagementCommand<Static<typeof NoticeItem>>({
   name: 'notices',
   help: `Usage: npx versionary notices list [--client ID] [--status pending|sent|retrying|failed|unsubscribed] [--kind KIND]
                               [--server URL --key KEY] [--format text|json]

@@ -1,21 +1,11 @@
 import type { Static } from '@sinclair/typebox';
-import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
+import type { scheduleDeprecationSchema, versionDetail } from '../../loop/management/admin/admin-schemas.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
 import { flags, readString, type OptionValues, UsageError } from '../command.ts';
 import { defineManagementCommand } from '../management-client.ts';
 
-interface VersionRow {
-  name: string;
-  state: string;
-  status: string;
-  deprecatedAt: string | null;
-  sunsetAt: string | null;
-  replacement: string | null;
-  usage: { calls: number; clients: number };
-}
-
 /** `versionary versions list|deprecate`: the lifecycle, from the database or a running server. */
-export const command = defineManagementCommand<VersionRow>({
+export const command = defineManagementCommand<Static<typeof versionDetail>>({
   name: 'versions',
   help: `Usage: npx versionary versions list [--server URL --key KEY] [--format text|json]
        npx versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]

@@ -1,7 +1,7 @@
 import type { ExtendedAccessSubject } from './extended-access.ts';
 
 /** Where a consumer's request for extended access stands. */
-export type ExtendedAccessRequestStatus = 'pending' | 'granted' | 'declined';
+type ExtendedAccessRequestStatus = 'pending' | 'granted' | 'declined';
 
 /**
  * A consumer's request for extended access to a subject past its sunset, asked from the portal

@@ -38,6 +38,5 @@ export type {
   ExtendedAccessDecision,
   ExtendedAccessDecisionNotifier,
   ExtendedAccessRequest,
-  ExtendedAccessRequestStatus,
   ExtendedAccessRequestStore,
 } from './extended-access-requests.ts';

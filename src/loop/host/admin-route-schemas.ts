@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { reasonTextPattern } from '../../core/text/index.ts';
 import { problemSchema } from '../../core/versions/index.ts';
+import { requestHeadLimit } from '../../kernel/app/request-head.ts';
 
 // Pieces of `/admin/v1` route schemas several parts use: beneath the parts, so none imports another for them.
 
@@ -12,10 +13,8 @@ export const responses = (byStatus: Record<number, object | string>) =>
     Object.entries(byStatus).map(([status, r]) => [status, typeof r === 'string' ? problem(r) : r]),
   ) as Record<number, TSchema>;
 
-export const problems = (byStatus: Record<number, string>) => responses(byStatus);
-
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
-export const NoQuery = Type.Object({}, { additionalProperties: false });
+const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /**
  * An admin route's schema, a problem for each response given as its description. Without a
@@ -51,6 +50,13 @@ export const count = (description?: string) =>
     maximum: Number.MAX_SAFE_INTEGER,
     ...(description ? { description } : {}),
   });
+
+/**
+ * `{id}` of a route on one record. maxLength is the router's own bound on a path segment
+ * (maxParamLength): up to it, any other value is a 404, as documented.
+ */
+export const idParams = (description: string) =>
+  Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description }) });
 
 /** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
 export const instantInput = (description: string) =>

@@ -11,7 +11,7 @@ const subjectText = Type.String({
 const kindUnion = () => Type.Union(noticeKinds.map((k) => Type.Literal(k)));
 const statusUnion = () => Type.Union(outboxStatuses.map((s) => Type.Literal(s)));
 
-const NoticeItem = Type.Object({
+export const NoticeItem = Type.Object({
   id: count(),
   client: Type.String({ maxLength: 200 }),
   subject: subjectText,

@@ -1,4 +1,5 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -7,7 +8,6 @@ import type {
   ExtendedAccessDecision,
   ExtendedAccessDecisionNotifier,
   ExtendedAccessRequest,
-  ExtendedAccessRequestStatus,
   Storage,
 } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
@@ -33,13 +33,13 @@ export function registerExtendedAccessRequestRoutes(
   const { storage } = options;
   for (const { path, schema } of requestRoutes) {
     app.get(path, { schema: schema.list }, async (request) => {
-      const { status } = request.query as { status?: ExtendedAccessRequestStatus };
+      const { status } = request.query as { status?: ExtendedAccessRequest['status'] };
       return { data: (await storage.extendedAccessRequests.list(status ? { status } : {})).map(requestBody) };
     });
     // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
     app.post(`${path}/:id/decisions`, { schema: schema.decide }, async (request, reply) => {
       const { id } = request.params as { id: string };
-      const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
+      const body = request.body as Static<typeof schema.decide.body>;
       const missing =
         body.decision === 'granted'
           ? body.until === undefined && {

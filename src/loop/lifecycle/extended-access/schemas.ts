@@ -1,7 +1,6 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
+import { adminRoute, idParams, instantInput, reasonText } from '../../host/admin-route-schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description = schema.description!) =>
@@ -31,20 +30,19 @@ const grantProperties = {
   revokedAt: nullable(at('When it was revoked; null while it stands.')),
   revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
-const grant = (description: string) => Type.Object(grantProperties, { description });
+export const grant = (description: string) => Type.Object(grantProperties, { description });
 const listOf = (item: TSchema, description: string) =>
   Type.Object({ data: Type.Array(item, { maxItems: 100_000 }) }, { description });
 // The tag keeps the first release's name: its description is keyed by it.
 const tags = [earlierNames.tag];
 
 /** `POST /admin/v1/extended-access-grants`. */
-export const grantExtendedAccessSchema = {
+export const grantExtendedAccessSchema = adminRoute({
   operationId: 'extendedAccess.grant',
   summary: 'Grant a client extended access past a sunset',
   tags,
   description:
     'Let one client keep calling a version, an endpoint, or a deprecated field or parameter after its sunset, until `until` (no later than its `extendedAccessUntil` cap). Give exactly one of `version`, `endpoint`, `element` (with `version`). Its responses carry its own `Sunset`; every other client gets the removal.',
-  querystring: NoQuery,
   body: Type.Object(
     {
       clientId: Type.String({ minLength: 1, maxLength: 200, description: 'The client (`cl_…`).' }),
@@ -61,15 +59,13 @@ export const grantExtendedAccessSchema = {
   responseHeaders: { 201: ['Location'] },
   response: {
     201: grant('Granted; `Location` names the grant.'),
-    ...problems({
-      400: 'The body is invalid: no or several subjects, an unknown client or subject, no cap, a date past the cap or in the past',
-      409: 'The client already has a grant in force for this subject: the problem names it (revoke it to grant another date)',
-    }),
+    400: 'The body is invalid: no or several subjects, an unknown client or subject, no cap, a date past the cap or in the past',
+    409: 'The client already has a grant in force for this subject: the problem names it (revoke it to grant another date)',
   },
-};
+});
 
 /** `GET /admin/v1/extended-access-grants`. */
-const listExtendedAccessSchema = {
+const listExtendedAccessSchema = adminRoute({
   operationId: 'extendedAccess.list',
   summary: 'List grants of extended access',
   tags,
@@ -85,23 +81,22 @@ const listExtendedAccessSchema = {
   ),
   response: {
     200: listOf(grant('A grant of extended access'), 'Grants, oldest first'),
-    ...problems({ 400: 'An invalid query parameter' }),
+    400: 'An invalid query parameter',
   },
-};
+});
 
 /** `DELETE /admin/v1/extended-access-grants/{id}`. */
-const revokeExtendedAccessSchema = {
+const revokeExtendedAccessSchema = adminRoute({
   operationId: 'extendedAccess.revoke',
   summary: 'Revoke a grant of extended access',
   tags,
   description: 'End a grant at once: the client gets the removal from its next call. The record stays.',
-  querystring: NoQuery,
-  params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The grant id (exm_…).' }) }),
+  params: idParams('The grant id (exm_…).'),
   response: {
     200: grant('Revoked; the record as it now stands.'),
-    ...problems({ 400: 'An unknown query parameter', 404: 'No grant in force with this id' }),
+    404: 'No grant in force with this id',
   },
-};
+});
 
 const status = Type.Union([Type.Literal('pending'), Type.Literal('granted'), Type.Literal('declined')], {
   description: '`pending` until the owner grants or declines it.',
@@ -129,16 +124,14 @@ const extendedAccessRequest = (description: string) =>
     },
     { description },
   );
-const params = Type.Object({
-  id: Type.String({ maxLength: requestHeadLimit, description: 'The request id (exr_…).' }),
-});
+const params = idParams('The request id (exr_…).');
 const conflict = {
   404: 'No request with this id',
   409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
 };
 
 /** `GET /admin/v1/extended-access-requests`. */
-const listRequestsSchema = {
+const listRequestsSchema = adminRoute({
   operationId: 'extendedAccessRequests.list',
   summary: 'List requests for extended access',
   tags,
@@ -147,17 +140,16 @@ const listRequestsSchema = {
   querystring: Type.Object({ status: Type.Optional(status) }, { additionalProperties: false }),
   response: {
     200: listOf(extendedAccessRequest('A request for extended access'), 'Requests, oldest first'),
-    ...problems({ 400: 'An invalid query parameter' }),
+    400: 'An invalid query parameter',
   },
-};
+});
 
 /** `POST /admin/v1/extended-access-requests/{id}/decisions`. */
-const decideRequestSchema = {
+const decideRequestSchema = adminRoute({
   operationId: 'extendedAccessRequests.decide',
   summary: 'Grant or decline a request for extended access',
   tags,
   description: `The owner's decision on a pending request. \`granted\` makes a grant as \`POST /admin/v1/extended-access-grants\` does (\`until\` in the future and no later than the cap; \`reason\` an optional note); \`declined\` needs a \`reason\`. Either way the client is told by its notice channels (\`${earlierNames.eventPrefix}.granted\`, \`${earlierNames.eventPrefix}.declined\`). A request is decided once: a second decision is a 409.`,
-  querystring: NoQuery,
   params,
   body: Type.Object(
     {
@@ -180,12 +172,10 @@ const decideRequestSchema = {
     200: extendedAccessRequest(
       `Decided: the request with its status; \`${earlierNames.grantIdMember}\` names the grant a granted request made.`,
     ),
-    ...problems({
-      400: 'The body is invalid, a grant without a date or a decline without a reason, or the date is past the cap or in the past',
-      ...conflict,
-    }),
+    400: 'The body is invalid, a grant without a date or a decline without a reason, or the date is past the cap or in the past',
+    ...conflict,
   },
-};
+});
 
 /**
  * A resource's routes at its path and at the first release's, kept for its clients: the same

@@ -164,7 +164,8 @@ const usage = Type.Object({
   endpoints: count('Distinct endpoints among them.'),
 });
 
-const versionDetail = Type.Object(
+/** A version as the management API answers it; the CLI's `versions list` prints it. */
+export const versionDetail = Type.Object(
   {
     name: versionName,
     state: Type.Union(['active', 'deprecated', 'sunset_window', 'removed'].map((v) => Type.Literal(v))),

@@ -11,7 +11,7 @@ import { adminRoute, count, instant, nullable } from '../../host/admin-route-sch
 const deprecation = Type.Object(
   {
     kind: Type.Union(
-      ['version', 'endpoint', 'field', 'parameter'].map((k) => Type.Literal(k)),
+      (['version', 'endpoint', 'field', 'parameter'] as const).map((k) => Type.Literal(k)),
       {
         description:
           'What is deprecated: a whole version, one endpoint of a version, a field of a schema, or a query parameter of an operation.',
@@ -77,10 +77,8 @@ export function isoDeprecationDates(d: DeprecationDates & { deprecatedAt: number
   };
 }
 
-type Kind = 'version' | 'endpoint' | 'field' | 'parameter';
-
 /** One deprecation with its usage: an entry of `GET /admin/v1/deprecations` and of the MCP `deprecations` tool. */
-export type DeprecationEntry = Static<typeof deprecation> & { kind: Kind };
+export type DeprecationEntry = Static<typeof deprecation>;
 
 interface Counted {
   calls: number;

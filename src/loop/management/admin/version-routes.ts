@@ -7,7 +7,6 @@ import {
   rescheduleDeprecation,
   scheduleDeprecation,
   type DeprecationDates,
-  type DeprecationReason,
   type DeprecationSchedule,
 } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
@@ -176,7 +175,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, context: Lifecy
  * Neither (a body that only sets the cap, the closing, the guide or the reason): the dates stay.
  */
 function nextSchedule(options: {
-  body: { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: DeprecationReason };
+  body: Static<typeof scheduleDeprecationSchema.body>;
   input: Parameters<typeof scheduleDeprecation>[0];
   current: StoredSchedule;
 }): DeprecationSchedule {
@@ -216,8 +215,6 @@ interface LifecycleDatesContext {
   current?: DeprecationDates | undefined;
 }
 
-type Key = keyof LifecycleDatesInput;
-
 /**
  * The cap on extended access and the closing to new clients of a deprecation body, checked and
  * merged with the current values: the cap must come after the sunset it extends, and a closing
@@ -226,7 +223,7 @@ type Key = keyof LifecycleDatesInput;
  */
 function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesContext): DeprecationDates {
   const errors: Array<{ pointer: string; detail: string }> = [];
-  const read = (key: Key): number | undefined => {
+  const read = (key: keyof DeprecationDates): number | undefined => {
     const raw = body[key];
     if (raw === undefined) return context.current?.[key];
     if (raw === null) return undefined;

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-import { adminRoute, instant, instantInput, nullable, reasonText } from '../../host/admin-route-schemas.ts';
+import { adminRoute, idParams, instant, instantInput, nullable, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -30,7 +29,7 @@ const approvalProperties = {
   revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 /** An approval as answered, described for one response. */
-const approval = (description: string) => Type.Object(approvalProperties, { description });
+export const approval = (description: string) => Type.Object(approvalProperties, { description });
 
 const tags = ['approvals'];
 
@@ -85,7 +84,7 @@ const revokeApprovalSchema = adminRoute({
   tags,
   description:
     'Withdraw an approval: the change counts as Broken again where it hurts a client. The record stays, with who revoked it and when.',
-  params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The approval id (apv_…).' }) }),
+  params: idParams('The approval id (apv_…).'),
   response: {
     200: approval('Revoked; the record as it now stands.'),
     404: 'No approval in force with this id',

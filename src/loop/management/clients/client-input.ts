@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Static } from '@sinclair/typebox';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { Client, ClientContact, ClientWebhook } from '../../../kernel/ports/index.ts';
 import { assertPublicWebhookUrl } from '../../notices/webhook-target.ts';
 import type { WebhookSettings } from '../../notices/webhook-settings.ts';
-import type { updateClientBody } from './schemas.ts';
-
-type Patch = Static<ReturnType<typeof updateClientBody>>;
+import type { ClientPatch } from './schemas.ts';
 
 /** A new client id: `cl_` and 64 random bits in hex. */
 export function newClientId(): string {
@@ -19,7 +16,7 @@ export function newClientId(): string {
  * resubscribes someone who unsubscribed.
  */
 export function toContacts(options: {
-  input: NonNullable<Patch['contacts']>;
+  input: NonNullable<ClientPatch['contacts']>;
   current: ClientContact[];
 }): ClientContact[] {
   const seen = new Set<string>();
@@ -42,7 +39,7 @@ export function toContacts(options: {
  * Returns the list and the webhooks created, whose secrets the response shows once.
  */
 export async function toWebhooks(options: {
-  input: NonNullable<Patch['webhooks']>;
+  input: NonNullable<ClientPatch['webhooks']>;
   current: ClientWebhook[];
   settings: WebhookSettings;
 }): Promise<{ webhooks: ClientWebhook[]; created: Set<string> }> {

@@ -11,6 +11,7 @@ import { newClientId, toClientBody, toContacts, toWebhooks } from './client-inpu
 import {
   ClientListSchema,
   ClientParams,
+  type ClientPatch,
   ClientSchema,
   CreateClientBody,
   PageQuery,
@@ -22,9 +23,6 @@ import { pageCursor } from '../admin/api-key-routes.ts';
 import { adminRoute } from '../../host/admin-route-schemas.ts';
 
 const noClient = 'No client with this id';
-
-type CreateBody = Static<typeof CreateClientBody>;
-type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
 
 /** `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. */
 export function registerClientRoutes(app: FastifyInstance, context: LifecycleContext): void {
@@ -60,7 +58,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
       }),
     },
     async (request, reply) => {
-      const body = request.body as CreateBody;
+      const body = request.body as Static<typeof CreateClientBody>;
       const contacts = toContacts({ input: body.contacts ?? [], current: [] });
       const { webhooks, created } = await toWebhooks({
         input: body.webhooks ?? [],
@@ -89,7 +87,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
       config: queryIntegerSteps(PageQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
-      const query = request.query as { limit?: number; cursor?: string };
+      const query = request.query as Static<typeof PageQuery>;
       const { limit } = parsePage({ limit: query.limit });
       const page = await clients.list({
         limit,
@@ -141,7 +139,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
     },
     async (request) => {
       const current = await find((request.params as { id: string }).id);
-      const body = request.body as UpdateBody;
+      const body = request.body as ClientPatch;
       const minimumVersion = patchedMinimumVersion({
         input: body.minimumVersion,
         current: current.minimumVersion,
@@ -228,7 +226,7 @@ async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
  * every version below a name that is not there would retire nothing anyone could read.
  */
 function patchedMinimumVersion(o: {
-  input: string | null | undefined;
+  input: ClientPatch['minimumVersion'];
   current: string | undefined;
   versions: readonly string[];
 }): string | undefined {

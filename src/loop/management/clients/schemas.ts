@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { singleLineText } from '../admin/admin-schemas.ts';
-import { instant, nullable, pageLimit } from '../../host/admin-route-schemas.ts';
+import { idParams, instant, nullable, pageLimit } from '../../host/admin-route-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
-import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
 const email = Type.String({
   pattern: emailPattern,
@@ -74,6 +73,7 @@ export function updateClientBody(versions: readonly string[]) {
     { additionalProperties: false, minProperties: 1 },
   );
 }
+export type ClientPatch = Static<ReturnType<typeof updateClientBody>>;
 
 const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
 
@@ -119,13 +119,7 @@ export const ClientListSchema = Type.Object(
   { description: 'A page of clients, oldest first' },
 );
 
-// maxLength is the router's own bound on a path segment (maxParamLength): up to it, any other value is a 404, as documented.
-export const ClientParams = Type.Object({
-  id: Type.String({
-    maxLength: requestHeadLimit,
-    description: 'cl_ and 16 hex digits; any other value names no client (404).',
-  }),
-});
+export const ClientParams = idParams('cl_ and 16 hex digits; any other value names no client (404).');
 
 export const PageQuery = Type.Object(
   {
