@@ -96,6 +96,12 @@ export async function installPrefixProblems(
   );
 }
 
+/** A path below its version (`version` absent: negotiated from `Accept`), without a trailing slash. */
+function belowOf(scope: ApiScope, path: string, version: string | undefined): string {
+  const rest = path.slice(scope.prefix.length + (version === undefined ? 0 : 1 + version.length)) || '/';
+  return rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+}
+
 /** The methods a path is served with: its version document's, else the router's routes there. */
 function declaredMethodsAt(
   request: FastifyRequest,
@@ -105,8 +111,7 @@ function declaredMethodsAt(
   const version = scope.versionOf(path);
   const api = version === undefined ? undefined : bundle.byNumber(Number(version.slice(1)));
   if (version !== undefined && api) {
-    const rest = path.slice(scope.prefix.length + 1 + version.length) || '/';
-    const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+    const below = belowOf(scope, path, version);
     if (below === versionDocumentPath) return ['GET'];
     const operations = api.operations.map((op) => ({ method: op.method, template: op.path }));
     const at = methodsAt(operations, below, 'none');
@@ -142,9 +147,7 @@ export function notFoundProblems(
   // The table's rules with the caller, where the table knows the version (a client's minimum version
   // first, then the version's removal or brownout, as core orders them), else the version's verdict.
   const versionProblem = async (request: FastifyRequest, name: string, source: 'path' | 'accept') => {
-    const path = request.url.split('?')[0]!;
-    const rest = path.slice(scope.prefix.length + (source === 'path' ? 1 + name.length : 0)) || '/';
-    const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+    const below = belowOf(scope, request.url.split('?')[0]!, source === 'path' ? name : undefined);
     const decided = await options.decided?.(request, { version: name, below, source });
     if (decided !== undefined) return decided ?? undefined;
     return (
