@@ -252,8 +252,9 @@ export const parityCases: readonly ParityCase[] = [
     client: 'early',
     expect: { allowed: true, headers: v1Headers },
   },
-  // v1 removed for everyone: its 410, but to a client whose minimum retires it, that client's own
-  // 410 first, whatever the method or path.
+  // v1 removed for everyone. The spec (lifecycle, Sunset Window → Removed): "requests receive 410 or
+  // 404 (see Errors)"; the reference documents 410. To a client whose minimum retires v1, that
+  // client's own 410 answers first, whatever the method or path.
   ...(['GET', 'PROPFIND'] as const).flatMap((method): ParityCase[] => [
     {
       name: `v1 removed for everyone, ${method}`,
@@ -389,7 +390,9 @@ export const parityCases: readonly ParityCase[] = [
     ...(client === undefined ? {} : { client }),
     expect,
   })),
-  // After the endpoint's sunset: removed for everyone but the client with extended access.
+  // After the endpoint's sunset: removed for everyone but the client with extended access. The spec
+  // (Errors): "410 or 404 — a version or endpoint after its sunset date; one of the two is used and
+  // is documented"; the reference documents 410.
   {
     name: 'the removed endpoint',
     at: 'removed',
