@@ -43,21 +43,7 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
   };
   // Whether any schema reachable from `name` (itself included) owns a transform. Decided before
   // compiling, so a cycle with nothing to do compiles to null instead of a lazy copying walk.
-  const active = (name: string): boolean => {
-    const seen = new Set([name]);
-    const queue = [name];
-    while (queue.length > 0) {
-      const current = queue.pop()!;
-      if (ownOf(current)) return true;
-      for (const next of refsIn(options.schemas[current])) {
-        if (!seen.has(next)) {
-          seen.add(next);
-          queue.push(next);
-        }
-      }
-    }
-    return false;
-  };
+  const active = (name: string) => [...reachableSchemas({ schemas: options.schemas, roots: [name] })].some(ownOf);
 
   const none: ReadonlySet<string> = new Set();
   const cuts: string[] = [];
