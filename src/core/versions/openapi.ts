@@ -154,16 +154,9 @@ function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<
     const type = problem ? 'application/problem+json' : 'application/json';
     responses[status] = { description: spec.description, ...(schema ? { content: { [type]: { schema } } } : {}) };
   }
-  const body = op.body
-    ? {
-        requestBody: {
-          required: true,
-          content: Object.fromEntries(
-            (op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: ref(op.body!) }]),
-          ),
-        },
-      }
-    : {};
+  const types = op.body ? (op.bodyTypes ?? ['application/json']) : [];
+  const content = Object.fromEntries(types.map((t) => [t, { schema: ref(op.body!) }]));
+  const body = op.body ? { requestBody: { required: true, content } } : {};
   return {
     operationId: op.id,
     summary: op.summary,
