@@ -102,16 +102,14 @@ type Node = (schema: JsonSchema) => Transform;
  * `patternProperties` schema its name matches, and the rest by `additionalProperties`.
  */
 function objectTransform(schema: JsonSchema, node: Node): Transform {
-  const entries: Array<[string, (v: unknown) => unknown]> = [];
-  for (const [key, child] of Object.entries(schema.properties ?? {}) as Array<[string, unknown]>) {
-    const t = isPlainObject(child) ? node(child) : null;
-    if (t) entries.push([key, t]);
-  }
-  const patterns: Array<[RegExp, (v: unknown) => unknown]> = [];
-  for (const [pattern, child] of Object.entries(schema.patternProperties ?? {}) as Array<[string, unknown]>) {
-    const t = isPlainObject(child) ? node(child) : null;
-    if (t) patterns.push([patternOf(pattern), t]);
-  }
+  // Each member schema's transform, by its name, where it has one.
+  const compiled = (members: unknown) =>
+    Object.entries(members ?? {}).flatMap(([key, child]: [string, unknown]) => {
+      const t = isPlainObject(child) ? node(child) : null;
+      return t ? [[key, t] as const] : [];
+    });
+  const entries = compiled(schema.properties);
+  const patterns = compiled(schema.patternProperties).map(([pattern, t]) => [patternOf(pattern), t] as const);
   const additional = isPlainObject(schema.additionalProperties) ? node(schema.additionalProperties) : null;
   if (entries.length === 0 && patterns.length === 0 && !additional) return null;
   if (patterns.length === 0 && !additional)
