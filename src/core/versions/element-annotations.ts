@@ -31,15 +31,10 @@ interface Annotated {
  */
 export function annotateElements(options: Annotated): void {
   const mine = options.elements.deprecations.filter((e) => e.version === options.version);
-  const guideOf = (e: ElementDeprecation) => e.migrationUrl ?? options.elements.guideOf?.(e);
   for (const e of mine) {
-    const guide = guideOf(e);
-    const members = deprecationMembers({
-      deprecatedAt: e.deprecatedAt,
-      sunsetAt: e.sunsetAt,
-      ...(e.replacement === undefined ? {} : { replacement: e.replacement }),
-      ...(guide === undefined ? {} : { guide }),
-    });
+    const guide = e.migrationUrl ?? options.elements.guideOf?.(e);
+    const { deprecatedAt, sunsetAt, replacement } = e;
+    const members = deprecationMembers({ deprecatedAt, sunsetAt, replacement, guide });
     if (e.kind === 'field') annotateField(options.doc, e, members);
     else annotateParameter(options, e, members);
   }
