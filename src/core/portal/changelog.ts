@@ -1,5 +1,6 @@
 import { DAY_MS } from '../lifecycle/index.ts';
 import { formatIsoDate, formatIsoInstant } from '../time/index.ts';
+import type { DeprecationManifestSource } from '../lifecycle/deprecation-manifest.ts';
 import type { Brownout } from '../notices/index.ts';
 import { toElementEntries, type ChangelogElement, type ChangelogEntry } from './changelog-entry.ts';
 
@@ -22,14 +23,10 @@ export interface ChangelogVersion {
 }
 
 /** An endpoint deprecated on its own while the rest of its version stays. */
-interface ChangelogEndpoint {
-  version: string;
-  method: string;
-  path: string;
-  deprecatedAt: number;
-  sunsetAt: number;
-  guideUrl?: string;
-}
+type ChangelogEndpoint = Pick<
+  DeprecationManifestSource['endpoints'][number],
+  'version' | 'method' | 'path' | 'deprecatedAt' | 'sunsetAt'
+> & { guideUrl?: string };
 
 export interface BuildChangelogOptions {
   versions: readonly ChangelogVersion[];
