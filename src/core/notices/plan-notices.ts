@@ -57,7 +57,7 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
       const told = history.filter((r) => r.clientId === clientId);
       const own = subject.element === undefined ? options.extensionOf?.(clientId, subject) : undefined;
       const brownouts =
-        own !== undefined ? [] : options.brownouts.filter((b) => announces(b, clientId, subject, scope));
+        own !== undefined ? [] : options.brownouts.filter((b) => announces(b, subject, { ...scope, clientId }));
       // Extended access: the client's own date is its sunset, and the general removal is not its own.
       const dated = own === undefined ? subject : { ...subject, sunsetAt: own, removed: false };
       const planned = planForClient({ subject: dated, clientId, lastSeen, told, brownouts, settings, now });
@@ -150,15 +150,14 @@ function planForClient(p: ClientPlan): DueNotice[] {
  */
 function announces(
   b: Brownout,
-  clientId: string,
   subject: NoticeSubject,
-  scope: { endpointSubjects: ReadonlySet<string>; usage: readonly ClientUsage[]; since: number },
+  scope: { clientId: string; endpointSubjects: ReadonlySet<string>; usage: readonly ClientUsage[]; since: number },
 ): boolean {
   // A field or parameter has no brownout of its own: a window of its version is that version's news.
   if (subject.element !== undefined) return false;
   if (b.clientId !== undefined || b.version !== subject.version) return false;
   // A targeted brownout is news to its targets alone.
-  if (!targetsClient(b, clientId)) return false;
+  if (!targetsClient(b, scope.clientId)) return false;
   if (b.endpoint === subject.endpoint) return true;
   return (
     subject.endpoint === undefined &&
@@ -167,7 +166,7 @@ function announces(
     // The client calls that endpoint (not only its elements) within the lookback window.
     scope.usage.some(
       (u) =>
-        u.clientId === clientId &&
+        u.clientId === scope.clientId &&
         u.version === b.version &&
         u.endpoint === b.endpoint &&
         u.element === undefined &&
