@@ -51,18 +51,17 @@ function sections(guide: MigrationGuide): Section[] {
   ];
 }
 
-function markdownSection({ title, entries, withOld }: Section): string[] {
+/** A section's column headings: the old behaviour only where the section shows it. */
+function columns(s: Section): string[] {
+  return ['Endpoint', ...(s.withOld ? ['Old behaviour'] : []), 'New behaviour'];
+}
+
+function markdownSection(s: Section): string[] {
+  const { title, entries, withOld } = s;
   if (entries.length === 0) return [`## ${title}`, '', 'None.', ''];
-  const out = [`## ${title}`, ''];
-  out.push(withOld ? '| Endpoint | Old behaviour | New behaviour |' : '| Endpoint | New behaviour |');
-  out.push(withOld ? '| --- | --- | --- |' : '| --- | --- |');
-  for (const e of entries) {
-    out.push(
-      withOld
-        ? `| ${cell(e.endpoint)} | ${cell(e.oldBehaviour)} | ${cell(e.newBehaviour)} |`
-        : `| ${cell(e.endpoint)} | ${cell(e.newBehaviour)} |`,
-    );
-  }
+  const out = [`## ${title}`, '', `| ${columns(s).join(' | ')} |`, `|${' --- |'.repeat(columns(s).length)}`];
+  for (const e of entries)
+    out.push(`| ${[e.endpoint, ...(withOld ? [e.oldBehaviour] : []), e.newBehaviour].map(cell).join(' | ')} |`);
   out.push('');
   // A table cell holds one line: a changed type's shapes follow the table, before and after.
   for (const e of entries) {
@@ -135,9 +134,7 @@ ${notes}${sections(guide).map(htmlSection).join('')}</body>
 function htmlSection(s: Section): string {
   const heading = `<h2${s.cls === undefined ? '' : ` class="${s.cls}"`}>${escapeHtml(s.title)}</h2>\n`;
   if (s.entries.length === 0) return `${heading}<p>None.</p>\n`;
-  const head = s.withOld
-    ? '<tr><th>Endpoint</th><th>Old behaviour</th><th>New behaviour</th></tr>'
-    : '<tr><th>Endpoint</th><th>New behaviour</th></tr>';
+  const head = columns(s).map((c) => `<th>${c}</th>`);
   const rows = s.entries
     .map((e) => {
       const where = e.operations.length > 0 ? e.operations : [e.endpoint];
@@ -146,7 +143,7 @@ function htmlSection(s: Section): string {
       return `<tr><td>${endpoint}</td>${before}<td>${withCode(e.newBehaviour)}${snippet(e.after, 'After')}</td></tr>`;
     })
     .join('\n');
-  return `${heading}<table><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>\n`;
+  return `${heading}<table><thead><tr>${head.join('')}</tr></thead><tbody>\n${rows}\n</tbody></table>\n`;
 }
 
 function snippet(shape: Record<string, unknown> | undefined, label: string): string {

@@ -48,6 +48,7 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
   const done = new Set(options.recorded.map(noticeKey));
   const due: DueNotice[] = [];
   const endpointSubjects = new Set(options.subjects.filter((s) => s.endpoint).map(subjectId));
+  const scope = { endpointSubjects, usage: options.usage, since };
   for (const subject of options.subjects) {
     const id = subjectId(subject);
     // A decision's notice (granted, declined) says nothing of what the schedule told the client.
@@ -56,11 +57,7 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
       const told = history.filter((r) => r.clientId === clientId);
       const own = subject.element === undefined ? options.extensionOf?.(clientId, subject) : undefined;
       const brownouts =
-        own !== undefined
-          ? []
-          : options.brownouts.filter((b) =>
-              announces({ brownout: b, clientId, subject, endpointSubjects, usage: options.usage, since }),
-            );
+        own !== undefined ? [] : options.brownouts.filter((b) => announces(b, subject, { ...scope, clientId }));
       // Extended access: the client's own date is its sunset, and the general removal is not its own.
       const dated = own === undefined ? subject : { ...subject, sunsetAt: own, removed: false };
       const planned = planForClient({ subject: dated, clientId, lastSeen, told, brownouts, settings, now });
@@ -151,33 +148,29 @@ function planForClient(p: ClientPlan): DueNotice[] {
  * under a deprecated version, a window of one of its endpoints that is not a deprecation of its
  * own, to the clients that call that endpoint. Rehearsals are asked for by the client itself.
  */
-function announces(options: {
-  brownout: Brownout;
-  clientId: string;
-  subject: NoticeSubject;
-  endpointSubjects: ReadonlySet<string>;
-  usage: readonly ClientUsage[];
-  since: number;
-}): boolean {
-  const { brownout: b, subject } = options;
+function announces(
+  b: Brownout,
+  subject: NoticeSubject,
+  scope: { clientId: string; endpointSubjects: ReadonlySet<string>; usage: readonly ClientUsage[]; since: number },
+): boolean {
   // A field or parameter has no brownout of its own: a window of its version is that version's news.
   if (subject.element !== undefined) return false;
   if (b.clientId !== undefined || b.version !== subject.version) return false;
   // A targeted brownout is news to its targets alone.
-  if (!targetsClient(b, options.clientId)) return false;
+  if (!targetsClient(b, scope.clientId)) return false;
   if (b.endpoint === subject.endpoint) return true;
   return (
     subject.endpoint === undefined &&
     b.endpoint !== undefined &&
-    !options.endpointSubjects.has(subjectId(b)) &&
+    !scope.endpointSubjects.has(subjectId(b)) &&
     // The client calls that endpoint (not only its elements) within the lookback window.
-    options.usage.some(
+    scope.usage.some(
       (u) =>
-        u.clientId === options.clientId &&
+        u.clientId === scope.clientId &&
         u.version === b.version &&
         u.endpoint === b.endpoint &&
         u.element === undefined &&
-        u.lastSeen >= options.since,
+        u.lastSeen >= scope.since,
     )
   );
 }

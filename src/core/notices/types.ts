@@ -76,11 +76,7 @@ export interface RecordedNotice extends NoticeIdentity {
 }
 
 /** A notice now due, with what a message needs to say. */
-export interface DueNotice extends NoticeIdentity {
-  version: string;
-  endpoint?: string;
-  element?: string;
-  plannedAt: number;
+export interface DueNotice extends RecordedNotice, Pick<NoticeSubject, 'version' | 'endpoint' | 'element'> {
   /** Whole days from now to the sunset, never negative. */
   daysLeft: number;
   /** The announced window, for a `brownout` notice. */

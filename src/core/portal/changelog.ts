@@ -1,5 +1,6 @@
 import { DAY_MS } from '../lifecycle/index.ts';
 import { formatIsoDate, formatIsoInstant } from '../time/index.ts';
+import type { DeprecationManifestSource } from '../lifecycle/deprecation-manifest.ts';
 import type { Brownout } from '../notices/index.ts';
 import { toElementEntries, type ChangelogElement, type ChangelogEntry } from './changelog-entry.ts';
 
@@ -22,14 +23,10 @@ export interface ChangelogVersion {
 }
 
 /** An endpoint deprecated on its own while the rest of its version stays. */
-interface ChangelogEndpoint {
-  version: string;
-  method: string;
-  path: string;
-  deprecatedAt: number;
-  sunsetAt: number;
-  guideUrl?: string;
-}
+type ChangelogEndpoint = Pick<
+  DeprecationManifestSource['endpoints'][number],
+  'version' | 'method' | 'path' | 'deprecatedAt' | 'sunsetAt'
+> & { guideUrl?: string };
 
 export interface BuildChangelogOptions {
   versions: readonly ChangelogVersion[];
@@ -63,7 +60,6 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
   const all: ChangelogEntry[] = [...(options.extra ?? []), ...toElementEntries(options.elements ?? [])];
   const upcoming: Changelog['upcoming'] = [];
   for (const v of options.versions) {
-    const links = v.guideUrl ? { guideUrl: v.guideUrl } : {};
     // An undated version gets no entry rather than a made-up date.
     if (v.releasedAt !== undefined)
       all.push({
@@ -76,28 +72,11 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
         changes: v.changes,
       });
     if (v.deprecatedAt === undefined || v.sunsetAt === undefined) continue;
-    pushDeprecation(all, upcoming, {
-      now,
-      version: v.name,
-      deprecatedAt: v.deprecatedAt,
-      sunsetAt: v.sunsetAt,
-      removed: v.removed === true,
-      instead: v.replacement ? ` Move to ${v.replacement}.` : '',
-      links: { ...links, ...(v.replacement ? { replacement: v.replacement } : {}) },
-    });
+    const { deprecatedAt, sunsetAt, removed, replacement, guideUrl } = v;
+    pushDeprecation(all, upcoming, { now, version: v.name, deprecatedAt, sunsetAt, removed, replacement, guideUrl });
   }
-  for (const e of options.endpoints ?? []) {
-    const endpoint = `${e.method} ${e.path}`;
-    const links = e.guideUrl ? { guideUrl: e.guideUrl } : {};
-    pushDeprecation(all, upcoming, {
-      now,
-      version: e.version,
-      endpoint,
-      deprecatedAt: e.deprecatedAt,
-      sunsetAt: e.sunsetAt,
-      links,
-    });
-  }
+  for (const { version, method, path, deprecatedAt, sunsetAt, guideUrl } of options.endpoints ?? [])
+    pushDeprecation(all, upcoming, { now, version, endpoint: `${method} ${path}`, deprecatedAt, sunsetAt, guideUrl });
   const entries = all.filter((e) => e.at <= now).sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
   upcoming.sort((a, b) => a.sunsetAt - b.sunsetAt);
   return { entries, upcoming };
@@ -110,14 +89,16 @@ interface DeprecationEvent {
   deprecatedAt: number;
   sunsetAt: number;
   removed?: boolean;
-  instead?: string;
-  links: { guideUrl?: string; replacement?: string };
+  replacement?: string;
+  guideUrl?: string;
 }
 
 /** A version's or an endpoint's deprecation, its reminder, and its removal or upcoming sunset. */
 function pushDeprecation(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: DeprecationEvent): void {
   const subject = e.endpoint ? `${e.endpoint} in ${e.version}` : e.version;
   const key = e.endpoint ? `${e.version}:${e.endpoint}` : e.version;
+  const instead = e.replacement ? ` Move to ${e.replacement}.` : '';
+  const guide = e.guideUrl ? { guideUrl: e.guideUrl } : {};
   all.push({
     id: `${key}:deprecated:${formatIsoDate(e.deprecatedAt)}`,
     at: e.deprecatedAt,
@@ -125,15 +106,15 @@ function pushDeprecation(all: ChangelogEntry[], upcoming: Changelog['upcoming'],
     version: e.version,
     ...(e.endpoint ? { endpoint: e.endpoint } : {}),
     title: e.endpoint ? `${e.endpoint} deprecated in ${e.version}` : `${e.version} deprecated`,
-    summary: `${subject} is deprecated and will be removed on ${formatIsoDate(e.sunsetAt)}.${e.instead ?? ''}`,
+    summary: `${subject} is deprecated and will be removed on ${formatIsoDate(e.sunsetAt)}.${instead}`,
     changes: [],
-    ...(e.links.guideUrl ? { guideUrl: e.links.guideUrl } : {}),
+    ...guide,
   });
   const base = {
     version: e.version,
     changes: [],
     ...(e.endpoint ? { endpoint: e.endpoint } : {}),
-    ...(e.links.guideUrl ? { guideUrl: e.links.guideUrl } : {}),
+    ...guide,
   };
   const remindAt = e.sunsetAt - URGENT_DAYS * DAY_MS;
   all.push({
@@ -142,7 +123,7 @@ function pushDeprecation(all: ChangelogEntry[], upcoming: Changelog['upcoming'],
     at: remindAt,
     kind: 'reminder',
     title: `${subject}: ${URGENT_DAYS} days left`,
-    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead ?? ''}`,
+    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${instead}`,
   });
   if (e.removed === true || e.sunsetAt <= e.now) {
     all.push({
@@ -151,14 +132,15 @@ function pushDeprecation(all: ChangelogEntry[], upcoming: Changelog['upcoming'],
       at: Math.min(e.sunsetAt, e.now),
       kind: 'removed',
       title: `${subject} removed`,
-      summary: `${subject} has been removed: its requests are refused.${e.instead ?? ''}`,
+      summary: `${subject} has been removed: its requests are refused.${instead}`,
     });
   } else {
     upcoming.push({
       version: e.version,
       sunsetAt: e.sunsetAt,
       ...(e.endpoint ? { endpoint: e.endpoint } : {}),
-      ...e.links,
+      ...guide,
+      ...(e.replacement ? { replacement: e.replacement } : {}),
     });
   }
 }

@@ -21,9 +21,8 @@ export function checkHead(head: HeadDefinition): string[] {
     const route = `${op.method} ${op.path}`;
     if (routes.has(route)) problems.push(`route ${route} is declared twice`);
     routes.add(route);
-    if (!routablePath.test(op.path)) {
+    if (!routablePath.test(op.path))
       problems.push(`operation ${op.id} has path "${op.path}"; use /segments and {params}`);
-    }
   }
   return problems;
 }
@@ -89,19 +88,13 @@ function needsMigration(
   step: Instruction,
   version: ApiVersion,
 ): step is Extract<Instruction, { op: 'field-retyped' | 'field-removed' | 'schema-replaced' }> {
-  switch (step.op) {
-    case 'field-retyped': {
-      const props = version.schemas[step.schema]?.properties as SchemaMap | undefined;
-      return retypeConversion(step, props?.[step.field]) === undefined;
-    }
-    case 'field-removed':
-      // Its requests' value is dropped on the way up; responses are checkProducible's.
-      return !givesValue(step);
-    case 'schema-replaced':
-      return true;
-    default:
-      return false;
+  if (step.op === 'field-retyped') {
+    const props = version.schemas[step.schema]?.properties as SchemaMap | undefined;
+    return retypeConversion(step, props?.[step.field]) === undefined;
   }
+  // A removed field's value in requests is dropped on the way up; responses are checkProducible's.
+  if (step.op === 'field-removed') return !givesValue(step);
+  return step.op === 'schema-replaced';
 }
 
 /** A problem of a version definition, at a JSON pointer into it (`/versions/2/changes/0/instructions/1`). */

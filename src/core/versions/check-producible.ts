@@ -85,15 +85,8 @@ function asTranslated(
 ): JsonSchema | undefined {
   if (!schema) return schema;
   const steps = instructionsOn(at.steps, at.name);
-  const names = new Map(
-    steps.flatMap((s) =>
-      s.op !== 'field-renamed'
-        ? []
-        : at.direction === 'down'
-          ? [[s.field, s.previousName]]
-          : [[s.previousName, s.field]],
-    ),
-  );
+  const renames = steps.flatMap((s) => (s.op === 'field-renamed' ? [[s.field, s.previousName] as const] : []));
+  const names = new Map(renames.map(([newer, older]) => (at.direction === 'down' ? [newer, older] : [older, newer])));
   const shown = at.direction === 'up' ? [] : steps.filter(givesValue).map((s) => s.field);
   if (names.size === 0 && shown.length === 0) return schema;
   const rename = (key: string) => names.get(key) ?? key;

@@ -40,8 +40,9 @@ export interface DefineVersionsOptions<H extends HeadDefinition = HeadDefinition
  * ```
  */
 export function defineVersions<const H extends HeadDefinition>(options: DefineVersionsOptions<H>): VersionBundle<H> {
+  const at = (pointer: string) => (detail: string) => ({ detail, pointer });
   const problems: DefinitionProblem[] = [...checkHead(options.head), ...checkDeclarations(options.versions)].map(
-    (detail) => ({ detail, pointer: '/versions' }),
+    at('/versions'),
   );
   const derived: ApiVersion[] = [];
   let schemas = structuredClone(options.head.schemas);
@@ -54,18 +55,13 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
     const number = Number(namePattern.exec(declaration.name)?.[1] ?? 0);
     const own = Object.keys(names).length > 0 ? { names } : {};
     derived.unshift({ name: declaration.name, number, index: i, schemas, operations, changes, ...own });
-    problems.push(
-      ...checkReferences({ version: declaration.name, schemas, operations }).map((detail) => ({
-        detail,
-        pointer: `/versions/${i}`,
-      })),
-    );
+    problems.push(...checkReferences(declaration.name, schemas, operations).map(at(`/versions/${i}`)));
     // One instruction at a time, so each problem names its instruction; endpoint instructions name the
     // newer version's routes, so they are undone in the order that keeps those in place (`undoOrder`).
     const steps = changes.flatMap((change, c) => change.instructions.map((step, s) => ({ step, c, s })));
     for (const { step, c, s } of steps.sort((a, b) => undoOrder(a.step) - undoOrder(b.step))) {
       const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step], names });
-      problems.push(...older.problems.map((detail) => ({ detail, pointer: instructionPointer(i, c, s) })));
+      problems.push(...older.problems.map(at(instructionPointer(i, c, s))));
       schemas = older.schemas;
       operations = older.operations;
       names = older.names;
@@ -121,8 +117,7 @@ function checkDeclarations(versions: VersionDeclaration[]): string[] {
 }
 
 /** List every dangling `$ref` and every operation schema name that a version does not define. */
-function checkReferences(options: { version: string; schemas: SchemaMap; operations: OperationSpec[] }): string[] {
-  const { version, schemas, operations } = options;
+function checkReferences(version: string, schemas: SchemaMap, operations: OperationSpec[]): string[] {
   const problems: string[] = [];
   const visit = (value: unknown, where: string): void => {
     if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${where}/${i}`));

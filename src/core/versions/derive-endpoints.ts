@@ -29,8 +29,32 @@ export function deriveEndpoint(at: {
       const op = routed(step.method, step.path);
       return op ? operations.filter((o) => o !== op) : operations;
     }
-    case 'endpoint-removed':
-      return restoreRemoved({ step, version: at.version, operations, fail, find, refuse });
+    case 'endpoint-removed': {
+      // Back in the older version: a copy of the operation that serves it, or one answered 410.
+      const id = step.operationId ?? removedOperationId(step.method, step.path);
+      if (find(step.method, step.path))
+        return refuse(`endpoint-removed names ${step.method} ${step.path}, which the version still routes`);
+      if (!routablePath.test(step.path)) fail(`endpoint-removed path "${step.path}" must be /segments and {params}`);
+      if (operations.some((o) => o.id === id))
+        fail(
+          `endpoint-removed gives ${step.method} ${step.path} the operation id "${id}", which another operation has: set operationId`,
+        );
+      const route = { id, method: step.method, path: step.path };
+      if (step.upstreamPath === undefined) {
+        const description = `Removed in ${at.version}: the endpoint answers 410.`;
+        const summary = step.summary ?? `${step.method} ${step.path} (removed in ${at.version})`;
+        return [...operations, { ...route, summary, responses: { 410: { description } } }];
+      }
+      const method = step.upstreamMethod ?? step.method;
+      const upstream = find(method, step.upstreamPath);
+      if (!upstream)
+        return refuse(
+          `endpoint-removed upstreamPath names ${method} ${step.upstreamPath}, which the version does not route`,
+        );
+      if (!sameParameters(step.path, step.upstreamPath))
+        fail(`endpoint-removed ${step.path} and its upstreamPath ${step.upstreamPath} must name the same parameters`);
+      return [...operations, { ...upstream, ...route, summary: step.summary ?? upstream.summary }];
+    }
     case 'endpoint-moved': {
       const op = routed(step.method, step.path);
       const method = step.previousMethod ?? step.method;
@@ -99,43 +123,6 @@ export function undoOrder(step: Instruction): number {
   return ranks[step.op] ?? 0;
 }
 
-/** An endpoint the newer version removed, back in the older version: a copy of the operation that serves it, or one answered 410. */
-function restoreRemoved(at: {
-  step: Extract<EndpointStep, { op: 'endpoint-removed' }>;
-  version: string;
-  operations: OperationSpec[];
-  fail: (text: string) => void;
-  find: (method: HttpMethod, path: string) => OperationSpec | undefined;
-  refuse: (text: string) => OperationSpec[];
-}): OperationSpec[] {
-  const { step, operations, fail, find, refuse } = at;
-  const id = step.operationId ?? removedOperationId(step.method, step.path);
-  if (find(step.method, step.path))
-    return refuse(`endpoint-removed names ${step.method} ${step.path}, which the version still routes`);
-  if (!routablePath.test(step.path)) fail(`endpoint-removed path "${step.path}" must be /segments and {params}`);
-  if (operations.some((o) => o.id === id))
-    fail(
-      `endpoint-removed gives ${step.method} ${step.path} the operation id "${id}", which another operation has: set operationId`,
-    );
-  if (step.upstreamPath === undefined) {
-    const description = `Removed in ${at.version}: the endpoint answers 410.`;
-    const summary = step.summary ?? `${step.method} ${step.path} (removed in ${at.version})`;
-    return [...operations, { id, method: step.method, path: step.path, summary, responses: { 410: { description } } }];
-  }
-  const method = step.upstreamMethod ?? step.method;
-  const upstream = find(method, step.upstreamPath);
-  if (!upstream)
-    return refuse(
-      `endpoint-removed upstreamPath names ${method} ${step.upstreamPath}, which the version does not route`,
-    );
-  if (!sameParameters(step.path, step.upstreamPath))
-    fail(`endpoint-removed ${step.path} and its upstreamPath ${step.upstreamPath} must name the same parameters`);
-  return [
-    ...operations,
-    { ...upstream, id, method: step.method, path: step.path, summary: step.summary ?? upstream.summary },
-  ];
-}
-
 /** An object schema with member `from` named `to`, in its place among the others (documents keep their order). */
 export function withMemberRenamed(schema: JsonSchema, from: string, to: string): JsonSchema {
   const rename = (key: string) => (key === from ? to : key);
@@ -149,14 +136,9 @@ function removedOperationId(method: string, path: string): string {
   return `${method.toLowerCase()}_${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
 }
 
-function parametersOf(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-}
-
 function sameParameters(a: string, b: string): boolean {
-  const left = parametersOf(a).sort();
-  const right = parametersOf(b).sort();
-  return left.length === right.length && left.every((name, i) => name === right[i]);
+  const names = (path: string) => JSON.stringify([...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort());
+  return names(a) === names(b);
 }
 
 /** The operation with response header `name` (any case, `?` kept) documented as `previousName`. */

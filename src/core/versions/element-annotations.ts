@@ -15,37 +15,28 @@ export interface ElementDocumentation {
   guideOf?: (element: ElementDeprecation) => string | undefined;
 }
 
+/** A freshly generated document of `version`, its paths below `basePath`, and its deprecated elements. */
+interface Annotated {
+  doc: Record<string, unknown>;
+  version: string;
+  basePath: string;
+  elements: ElementDocumentation;
+}
+
 /**
  * Mark a version's deprecated fields and query parameters in its freshly generated document
  * ({@link deprecationMembers}, and a sentence in the description, which openapi-typescript prints
  * under `@deprecated`). A field stays documented after its sunset (vN's responses keep it); a
  * parameter past its sunset is left out, since requests sending it are refused.
  */
-export function annotateElements(options: {
-  doc: Record<string, unknown>;
-  version: string;
-  basePath: string;
-  elements: ElementDocumentation;
-}): void {
+export function annotateElements(options: Annotated): void {
   const mine = options.elements.deprecations.filter((e) => e.version === options.version);
-  const guideOf = (e: ElementDeprecation) => e.migrationUrl ?? options.elements.guideOf?.(e);
   for (const e of mine) {
-    const guide = guideOf(e);
-    const members = deprecationMembers({
-      deprecatedAt: e.deprecatedAt,
-      sunsetAt: e.sunsetAt,
-      ...(e.replacement === undefined ? {} : { replacement: e.replacement }),
-      ...(guide === undefined ? {} : { guide }),
-    });
+    const guide = e.migrationUrl ?? options.elements.guideOf?.(e);
+    const { deprecatedAt, sunsetAt, replacement } = e;
+    const members = deprecationMembers({ deprecatedAt, sunsetAt, replacement, guide });
     if (e.kind === 'field') annotateField(options.doc, e, members);
-    else
-      annotateParameter({
-        doc: options.doc,
-        basePath: options.basePath,
-        element: e,
-        now: options.elements.now,
-        members,
-      });
+    else annotateParameter(options, e, members);
   }
 }
 
@@ -75,21 +66,14 @@ function annotateField(doc: Record<string, unknown>, e: FieldElement, members: R
   }
 }
 
-function annotateParameter(options: {
-  doc: Record<string, unknown>;
-  basePath: string;
-  element: ParameterElement;
-  now: number;
-  members: Record<string, unknown>;
-}): void {
-  const { element: e } = options;
-  const paths = options.doc.paths as Record<string, Record<string, unknown>> | undefined;
-  const operation = paths?.[options.basePath + e.path]?.[e.method.toLowerCase()];
+function annotateParameter(options: Annotated, e: ParameterElement, members: Record<string, unknown>): void {
+  const item = (options.doc.paths as Record<string, Record<string, unknown>> | undefined)?.[options.basePath + e.path];
+  const operation = item?.[e.method.toLowerCase()];
   if (!isPlainObject(operation) || !Array.isArray(operation.parameters)) return;
-  const past = e.sunsetAt <= options.now;
+  const past = e.sunsetAt <= options.elements.now;
   const parameters = (operation.parameters as unknown[]).flatMap((p) => {
     if (!isPlainObject(p) || p.in !== 'query' || p.name !== e.parameter) return [p];
-    return past ? [] : [marked(p, e, options.members)];
+    return past ? [] : [marked(p, e, members)];
   });
-  paths![options.basePath + e.path]![e.method.toLowerCase()] = { ...operation, parameters };
+  item![e.method.toLowerCase()] = { ...operation, parameters };
 }

@@ -53,25 +53,15 @@ export const endpointMembers = {
 type Endpoint<Op extends keyof typeof endpointMembers> = MembersOf<(typeof endpointMembers)[Op]>;
 
 /** The newer version removed an endpoint that older versions still have. */
-interface EndpointRemoved extends Endpoint<'endpoint-removed'> {
-  op: 'endpoint-removed';
-}
+type EndpointRemoved = Endpoint<'endpoint-removed'> & { op: 'endpoint-removed' };
 /** The newer version moved an endpoint (its path, its method or both); older versions route it where it was. */
-interface EndpointMoved extends Endpoint<'endpoint-moved'> {
-  op: 'endpoint-moved';
-}
+type EndpointMoved = Endpoint<'endpoint-moved'> & { op: 'endpoint-moved' };
 /** The newer version answers an endpoint's `previousStatus` with `status` (a `201` that was a `200`). */
-interface StatusChanged extends Endpoint<'status-changed'> {
-  op: 'status-changed';
-}
+type StatusChanged = Endpoint<'status-changed'> & { op: 'status-changed' };
 /** The newer version renamed a header, of requests or of responses; of one endpoint, or of all without `method` and `path`. */
-interface HeaderRenamed extends Endpoint<'header-renamed'> {
-  op: 'header-renamed';
-}
+type HeaderRenamed = Endpoint<'header-renamed'> & { op: 'header-renamed' };
 /** The newer version renamed an endpoint's query parameter. */
-interface QueryRenamed extends Endpoint<'query-renamed'> {
-  op: 'query-renamed';
-}
+type QueryRenamed = Endpoint<'query-renamed'> & { op: 'query-renamed' };
 
 /** The instructions on an endpoint's routing and transport (path, method, status, headers, query). */
 export type EndpointInstruction = EndpointRemoved | EndpointMoved | StatusChanged | HeaderRenamed | QueryRenamed;

@@ -39,16 +39,9 @@ export function bundleFromOpenApi(options: {
     if (number === 0) problems.push(`version name "${input.name}" must look like v1, v2, ...`);
     else if (number <= last) problems.push(`${input.name} must come after v${last}: versions are listed oldest first`);
     last = Math.max(last, number);
-    const read = readVersion({ input, prefix: options.prefix });
-    problems.push(...read.problems.map((p) => `${input.name}: ${p}`));
-    versions.push({
-      name: input.name,
-      number,
-      index: versions.length,
-      schemas: read.schemas,
-      operations: read.operations,
-      changes: [],
-    });
+    const { problems: found, ...read } = readVersion({ input, prefix: options.prefix });
+    problems.push(...found.map((p) => `${input.name}: ${p}`));
+    versions.push({ name: input.name, number, index: versions.length, ...read, changes: [] });
   }
   if (versions.length === 0) problems.push('at least one version is needed');
   if (problems.length > 0) {

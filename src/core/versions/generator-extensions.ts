@@ -1,3 +1,4 @@
+import type { LifecycleVerdict } from '../lifecycle/lifecycle-verdict.ts';
 import { formatIsoDate, formatIsoInstant } from '../time/index.ts';
 
 /** What is known of one deprecation (an operation, a query parameter or a property) when its document is built. */
@@ -55,13 +56,9 @@ function day(ms: number): string {
  * An operation's deprecation, from the lifecycle's verdict; the successor is named in the message
  * only, since its operation lives in another version's document.
  */
-export function verdictDeprecation(verdict: {
-  deprecated: boolean;
-  sunsetAt?: number | undefined;
-  deprecatedAt?: number | undefined;
-  migrationUrl?: string | undefined;
-  replacement?: string | undefined;
-}): DeprecationFacts | undefined {
+export function verdictDeprecation(
+  verdict: Pick<LifecycleVerdict, 'deprecated' | 'sunsetAt' | 'deprecatedAt' | 'migrationUrl' | 'replacement'>,
+): DeprecationFacts | undefined {
   if (!verdict.deprecated || verdict.sunsetAt === undefined) return undefined;
   return {
     sunsetAt: verdict.sunsetAt,

@@ -40,45 +40,25 @@ export const schemaMembers = {
 type SchemaStep<Op extends keyof typeof schemaMembers> = MembersOf<(typeof schemaMembers)[Op]>;
 
 /** The newer version added `field` to `schema`; older versions lack it. */
-export interface FieldAdded extends SchemaStep<'field-added'> {
-  op: 'field-added';
-}
+export type FieldAdded = SchemaStep<'field-added'> & { op: 'field-added' };
 /** The newer version removed `field`; older versions have it as `definition`. */
-interface FieldRemoved extends SchemaStep<'field-removed'> {
-  op: 'field-removed';
-}
+type FieldRemoved = SchemaStep<'field-removed'> & { op: 'field-removed' };
 /** A field removal that ends a field deprecation: see {@link deprecatedFieldRemoved}. */
 export type DeprecatedFieldRemoved = FieldRemoved & { deprecatedIn: string };
 /** The newer version changed the field's schema; older versions use `previous`. */
-interface FieldRetyped extends SchemaStep<'field-retyped'> {
-  op: 'field-retyped';
-}
+type FieldRetyped = SchemaStep<'field-retyped'> & { op: 'field-retyped' };
 /** The newer version renamed `field` of `schema`; older versions call it `previousName`. */
-interface FieldRenamed extends SchemaStep<'field-renamed'> {
-  op: 'field-renamed';
-}
+type FieldRenamed = SchemaStep<'field-renamed'> & { op: 'field-renamed' };
 /** The newer version renamed a component schema; older versions' documents call it `previousName`. */
-interface SchemaRenamed extends SchemaStep<'schema-renamed'> {
-  op: 'schema-renamed';
-}
+type SchemaRenamed = SchemaStep<'schema-renamed'> & { op: 'schema-renamed' };
 /** The newer version added enum values; older versions show each as `mapDownTo[value]`. */
-export interface EnumValuesAdded extends SchemaStep<'enum-values-added'> {
-  op: 'enum-values-added';
-}
+export type EnumValuesAdded = SchemaStep<'enum-values-added'> & { op: 'enum-values-added' };
 /** The newer version removed enum values; older versions still have them, and older requests carrying one go up as `mapUpTo[value]`. */
-interface EnumValuesRemoved extends SchemaStep<'enum-values-removed'> {
-  op: 'enum-values-removed';
-}
+type EnumValuesRemoved = SchemaStep<'enum-values-removed'> & { op: 'enum-values-removed' };
 /** The newer version replaced a whole schema; older versions use `previous`. */
-export interface SchemaReplaced extends SchemaStep<'schema-replaced'> {
-  op: 'schema-replaced';
-}
+export type SchemaReplaced = SchemaStep<'schema-replaced'> & { op: 'schema-replaced' };
 /** The newer version added an endpoint; older versions do not route it. */
-interface EndpointAdded {
-  op: 'endpoint-added';
-  method: HttpMethod;
-  path: string;
-}
+type EndpointAdded = { op: 'endpoint-added'; method: HttpMethod; path: string };
 
 /** One declarative instruction of a version change. */
 export type Instruction =

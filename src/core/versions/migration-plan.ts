@@ -19,14 +19,14 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // The call whose body is migrated, read by every migration the plan runs: set before each run,
   // and the transforms are synchronous, so no other call's context is ever seen. Made on the first
   // read: most steps (dropping a field, mapping a value) never read it.
-  let current: RequestMigrationContext = contextOf({ operationId: '', versions });
-  let next: Parameters<typeof contextOf>[0] | undefined;
+  let current: RequestMigrationContext | undefined;
+  let next: Parameters<typeof contextOf> | undefined;
   const context = () => {
     if (next !== undefined) {
-      current = contextOf(next);
+      current = contextOf(...next);
       next = undefined;
     }
-    return current;
+    return current!;
   };
   // down[i] takes a response from versions[i] to versions[i - 1]; up[i] a request the other way.
   // The change's own migrations see the body before its data instructions move it.
@@ -54,13 +54,13 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   };
   return {
     responseDown({ schema, body, from, to, operationId = '', context }) {
-      next = { given: context, operationId, versions, client: to };
+      next = [context, operationId, to];
       let value = body;
       for (let i = from.index; i > to.index; i--) value = run(down[i]!, schema, value);
       return value;
     },
     requestUp({ schema, body, from, to, operationId = '', context }) {
-      next = { given: context, operationId, versions, client: from };
+      next = [context, operationId, from];
       let value = body;
       for (let i = from.index + 1; i <= to.index; i++) value = run(up[i]!, schema, value);
       return value;
@@ -69,20 +69,9 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
 }
 
 /** The context migrations get: the caller's, else one naming the operation alone (its route from the client's version). */
-function contextOf({
-  given,
-  operationId,
-  versions,
-  client,
-}: {
-  given?: MigrationContext | undefined;
-  operationId: string;
-  versions: ApiVersion[];
-  client?: ApiVersion;
-}): RequestMigrationContext {
+function contextOf(given: MigrationContext | undefined, id: string, client: ApiVersion): RequestMigrationContext {
   if (given) return { ...given, operationId: given.operation.id };
-  const id = operationId;
-  const op = (client ?? versions[0])?.operations.find((o) => o.id === id);
+  const op = client.operations.find((o) => o.id === id);
   const operation = { id, method: op?.method ?? '', path: op?.path ?? '' };
   return { operationId: id, operation, params: {}, query: {}, headers: {} };
 }

@@ -144,26 +144,13 @@ function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
     const problem = Number(status) >= 400;
-    const schema = problem
-      ? ref('Problem')
-      : spec.schema
-        ? schemas
-          ? successSchema({ op, name: spec.schema, schemas })
-          : ref(spec.schema)
-        : undefined;
+    const schema = problem ? ref('Problem') : spec.schema && successSchema({ op, name: spec.schema, schemas });
     const type = problem ? 'application/problem+json' : 'application/json';
     responses[status] = { description: spec.description, ...(schema ? { content: { [type]: { schema } } } : {}) };
   }
-  const body = op.body
-    ? {
-        requestBody: {
-          required: true,
-          content: Object.fromEntries(
-            (op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: ref(op.body!) }]),
-          ),
-        },
-      }
-    : {};
+  const types = op.body ? (op.bodyTypes ?? ['application/json']) : [];
+  const content = Object.fromEntries(types.map((t) => [t, { schema: ref(op.body!) }]));
+  const body = op.body ? { requestBody: { required: true, content } } : {};
   return {
     operationId: op.id,
     summary: op.summary,
@@ -196,10 +183,10 @@ function withDescription(parameter: JsonSchema): JsonSchema {
  * The success body of an operation. With a `partial` schema, `fields` makes every object of that
  * schema carry only the named members, so the body is the full schema or its partial twin.
  */
-function successSchema(options: { op: OperationSpec; name: string; schemas: SchemaMap }): JsonSchema {
+function successSchema(options: { op: OperationSpec; name: string; schemas: SchemaMap | undefined }): JsonSchema {
   const { op, name, schemas } = options;
   const target = op.partial;
-  if (!target || !schemas[target]) return ref(name);
+  if (!target || !schemas?.[target]) return ref(name);
   // Named as `partialTwins` names them, so the lifecycle accepts every twin this document shows.
   const partialTarget = partialTwinName(target);
   schemas[partialTarget] ??= toPartial(schemas[target]!, target);

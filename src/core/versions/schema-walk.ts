@@ -43,21 +43,7 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
   };
   // Whether any schema reachable from `name` (itself included) owns a transform. Decided before
   // compiling, so a cycle with nothing to do compiles to null instead of a lazy copying walk.
-  const active = (name: string): boolean => {
-    const seen = new Set([name]);
-    const queue = [name];
-    while (queue.length > 0) {
-      const current = queue.pop()!;
-      if (ownOf(current)) return true;
-      for (const next of refsIn(options.schemas[current])) {
-        if (!seen.has(next)) {
-          seen.add(next);
-          queue.push(next);
-        }
-      }
-    }
-    return false;
-  };
+  const active = (name: string) => [...reachableSchemas({ schemas: options.schemas, roots: [name] })].some(ownOf);
 
   const none: ReadonlySet<string> = new Set();
   const cuts: string[] = [];
@@ -116,16 +102,14 @@ type Node = (schema: JsonSchema) => Transform;
  * `patternProperties` schema its name matches, and the rest by `additionalProperties`.
  */
 function objectTransform(schema: JsonSchema, node: Node): Transform {
-  const entries: Array<[string, (v: unknown) => unknown]> = [];
-  for (const [key, child] of Object.entries(schema.properties ?? {}) as Array<[string, unknown]>) {
-    const t = isPlainObject(child) ? node(child) : null;
-    if (t) entries.push([key, t]);
-  }
-  const patterns: Array<[RegExp, (v: unknown) => unknown]> = [];
-  for (const [pattern, child] of Object.entries(schema.patternProperties ?? {}) as Array<[string, unknown]>) {
-    const t = isPlainObject(child) ? node(child) : null;
-    if (t) patterns.push([patternOf(pattern), t]);
-  }
+  // Each member schema's transform, by its name, where it has one.
+  const compiled = (members: unknown) =>
+    Object.entries(members ?? {}).flatMap(([key, child]: [string, unknown]) => {
+      const t = isPlainObject(child) ? node(child) : null;
+      return t ? [[key, t] as const] : [];
+    });
+  const entries = compiled(schema.properties);
+  const patterns = compiled(schema.patternProperties).map(([pattern, t]) => [patternOf(pattern), t] as const);
   const additional = isPlainObject(schema.additionalProperties) ? node(schema.additionalProperties) : null;
   if (entries.length === 0 && patterns.length === 0 && !additional) return null;
   if (patterns.length === 0 && !additional)
