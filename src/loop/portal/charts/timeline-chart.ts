@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { html, isoDay, Table } from '../html.ts';
+import { cells, html, isoDay, Table } from '../html.ts';
 import type { VersionInfo } from '../../lifecycle/version-info.ts';
 import { linearScale, px } from './daily-chart.ts';
 
@@ -58,10 +58,7 @@ export function TimelineChart(props: {
         (v) =>
           html`<tr>
             <th scope="row">${v.name}</th>
-            <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
-            <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
-            <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
-            <td>${v.status.replace('_', ' ')}</td>
+            ${cells([...[v.releasedAt, v.deprecatedAt, v.sunsetAt].map((at) => (at !== undefined ? isoDay(at) : '—')), v.status.replace('_', ' ')])}
           </tr>`,
       )}
     />
