@@ -130,9 +130,8 @@ export function registerSignInRoutes(portal: FastifyInstance, kit: DashboardKit)
         title: 'Sign in',
         body: html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />`,
       });
-    const { token } = await codec.issue(session);
     return reply
-      .setCookie(cookieName, token, {
+      .setCookie(cookieName, await codec.issue(session), {
         path: '/portal',
         httpOnly: true,
         sameSite: 'strict',
