@@ -6,6 +6,7 @@ import { linearScale, px } from './daily-chart.ts';
 const width = 640;
 const row = 34;
 const pad = { left: 48, right: 16, top: 24, bottom: 28 };
+const day = (at: number | undefined) => (at !== undefined ? isoDay(at) : '—');
 
 /** The lifecycle of every version as horizontal bars, with today marked. */
 export function TimelineChart(props: {
@@ -58,7 +59,7 @@ export function TimelineChart(props: {
         (v) =>
           html`<tr>
             <th scope="row">${v.name}</th>
-            ${cells([...[v.releasedAt, v.deprecatedAt, v.sunsetAt].map((at) => (at !== undefined ? isoDay(at) : '—')), v.status.replace('_', ' ')])}
+            ${cells([day(v.releasedAt), day(v.deprecatedAt), day(v.sunsetAt), v.status.replace('_', ' ')])}
           </tr>`,
       )}
     />

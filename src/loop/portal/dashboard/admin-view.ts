@@ -65,7 +65,8 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
               rows=${data.endpoints.map(
                 (e) =>
                   html`<tr>
-                    ${cells([html`<code>${e.method} ${e.path}</code>`, e.version, isoDay(e.deprecatedAt), isoDay(e.sunsetAt)])}
+                    ${cells([html`<code>${e.method} ${e.path}</code>`, e.version])}
+                    ${cells([isoDay(e.deprecatedAt), isoDay(e.sunsetAt)])}
                   </tr>`,
               )}
             />`

@@ -40,7 +40,8 @@ export function ConsumerElementsSection(props: { elements: ConsumerElement[] }):
           html`<tr data-element=${e.element} data-endpoint=${e.endpoint}>
             ${cells([html`<code>${e.element}</code>`, html`<code>${e.endpoint}</code>`, e.calls])}
             <td><time datetime=${new Date(e.lastSeen).toISOString()}>${isoDay(e.lastSeen)}</time></td>
-            ${cells([isoDay(e.sunsetAt), e.replacement ? html`<code>${e.replacement}</code>` : 'nothing: stop sending it'])}
+            <td>${isoDay(e.sunsetAt)}</td>
+            <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'nothing: stop sending it'}</td>
           </tr>`,
       )}
     />
