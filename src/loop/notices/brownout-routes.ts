@@ -125,7 +125,46 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
     created: (reply, b) => reply.header('location', `/admin/v1/brownouts/${b.id}`),
     unknown: (id) => `No brownout ${id} (brownouts of the config file are changed there).`,
   });
-  registerBrownoutScheduleRoute(app, options);
+  // Windows counted back from the subject's sunset, one target. All or nothing: one step that
+  // cannot be planned is a problem, and none is planned.
+  app.post(
+    '/brownout-schedules',
+    {
+      schema: adminRoute({
+        operationId: 'brownouts.schedule',
+        summary: 'Plan a progressive series of brownouts before the sunset',
+        tags: ['brownouts'],
+        body: BrownoutScheduleBody,
+        description:
+          'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
+        response: {
+          201: { ...BrownoutScheduleResult, description: 'Planned.' },
+          400: 'The body is invalid, the subject is not deprecated, or a step cannot be planned',
+        },
+      }),
+    },
+    async (request, reply) => {
+      const body = request.body as Static<typeof BrownoutScheduleBody>;
+      const planned = await plan(options, { body, problems: [] }, (subject, now, problems) => {
+        const windows = scheduleWindows({
+          sunsetAt: subject.sunsetAt,
+          steps: body.steps ?? defaultScheduleSteps,
+          now,
+          // Rehearsals are each client's own; planned windows of the version are not to be doubled.
+          taken: options.cache.all().filter((b) => b.version === body.version && b.clientId === undefined),
+        });
+        windows.forEach((w, i) =>
+          problems.push(
+            ...w.problems.map((p) => ({ pointer: `/steps/${i}${p.pointer}`, detail: `step ${i + 1}: ${p.detail}` })),
+          ),
+        );
+        return windows.flatMap((w) => ('startsAt' in w ? [w] : []));
+      });
+      return reply.code(201).send({
+        data: planned.sort((a, b) => a.startsAt - b.startsAt).map((b) => toItem(b, options.cache.configured)),
+      });
+    },
+  );
 }
 
 /** Rehearsal routes for consumers: authenticated by the client's own key (any role). */
@@ -169,51 +208,6 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
     created: (reply) => reply,
     unknown: (id) => `You have no rehearsal ${id}.`,
   });
-}
-
-/**
- * `POST /admin/v1/brownout-schedules`: windows counted back from the subject's sunset, one target.
- * All or nothing: one step that cannot be planned is a problem, and none is planned.
- */
-function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRoutesOptions): void {
-  app.post(
-    '/brownout-schedules',
-    {
-      schema: adminRoute({
-        operationId: 'brownouts.schedule',
-        summary: 'Plan a progressive series of brownouts before the sunset',
-        tags: ['brownouts'],
-        body: BrownoutScheduleBody,
-        description:
-          'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
-        response: {
-          201: { ...BrownoutScheduleResult, description: 'Planned.' },
-          400: 'The body is invalid, the subject is not deprecated, or a step cannot be planned',
-        },
-      }),
-    },
-    async (request, reply) => {
-      const body = request.body as Static<typeof BrownoutScheduleBody>;
-      const planned = await plan(options, { body, problems: [] }, (subject, now, problems) => {
-        const windows = scheduleWindows({
-          sunsetAt: subject.sunsetAt,
-          steps: body.steps ?? defaultScheduleSteps,
-          now,
-          // Rehearsals are each client's own; planned windows of the version are not to be doubled.
-          taken: options.cache.all().filter((b) => b.version === body.version && b.clientId === undefined),
-        });
-        windows.forEach((w, i) =>
-          problems.push(
-            ...w.problems.map((p) => ({ pointer: `/steps/${i}${p.pointer}`, detail: `step ${i + 1}: ${p.detail}` })),
-          ),
-        );
-        return windows.flatMap((w) => ('startsAt' in w ? [w] : []));
-      });
-      return reply.code(201).send({
-        data: planned.sort((a, b) => a.startsAt - b.startsAt).map((b) => toItem(b, options.cache.configured)),
-      });
-    },
-  );
 }
 
 /** One brownout (or a rehearsal, with `clientId`) of the body's window. */
@@ -323,13 +317,8 @@ async function resolveTarget(
   const days = target.calledWithinDays!;
   await options.flushUsage();
   const rows = await options.storage.usage.byClient({ since: now - days * DAY_MS, version: subject.version });
-  const callers = [
-    ...new Set(
-      rows
-        .filter((r) => r.calls > 0 && (subject.endpoint === undefined || r.endpoint === subject.endpoint))
-        .map((r) => r.clientId),
-    ),
-  ].sort();
+  const called = rows.filter((r) => r.calls > 0 && (subject.endpoint === undefined || r.endpoint === subject.endpoint));
+  const callers = [...new Set(called.map((r) => r.clientId))].sort();
   const what = subject.endpoint ? `${subject.endpoint} of ${subject.version}` : subject.version;
   const detail = `no client called ${what} in the last ${days} days: the brownout would refuse nobody`;
   if (callers.length === 0) problems.push({ pointer: '/target/calledWithinDays', detail });

@@ -17,27 +17,21 @@ import { replacementName } from '../../core/lifecycle/index.ts';
 
 /** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
-  const versions = runtime
-    .versions()
-    .flatMap(({ name: version, schedule: s }) =>
-      s ? [{ version, deprecatedAt: s.deprecatedAt, sunsetAt: s.sunsetAt, removed: s.removed }] : [],
-    );
-  const endpoints = runtime.endpointDeprecations().map((e) => ({
+  // An endpoint, field or query parameter is never flagged removed: it is gone at the sunset.
+  const subject = (e: Omit<NoticeSubject, 'removed'>, named: object, removed = false) => ({
     version: e.version,
-    endpoint: `${e.method} ${e.path}`,
+    ...named,
     deprecatedAt: e.deprecatedAt,
     sunsetAt: e.sunsetAt,
-    removed: false,
-  }));
-  // A field or query parameter is never flagged removed: it is gone at the sunset.
-  const elements = runtime.elements().map((e) => ({
-    version: e.version,
-    element: e.element,
-    deprecatedAt: e.deprecatedAt,
-    sunsetAt: e.sunsetAt,
-    removed: false,
-  }));
-  return [...versions, ...endpoints, ...elements];
+    removed,
+  });
+  return [
+    ...runtime
+      .versions()
+      .flatMap(({ name, schedule: s }) => (s ? [subject({ ...s, version: name }, {}, s.removed)] : [])),
+    ...runtime.endpointDeprecations().map((e) => subject(e, { endpoint: `${e.method} ${e.path}` })),
+    ...runtime.elements().map((e) => subject(e, { element: e.element })),
+  ];
 }
 
 /** Builds notice payloads: evidence from usage rows, impact from the compatibility diff. */

@@ -144,9 +144,8 @@ export function registerUnsubscribeRoutes(
       async (request) => {
         const q = await check(request);
         const email = q.contact.toLowerCase();
-        if (!(await clients.setContactSubscribed(q.client, email, false))) {
+        if (!(await clients.setContactSubscribed(q.client, email, false)))
           throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
-        }
         await notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
         return { unsubscribed: true, contact: email };
       },
@@ -154,12 +153,7 @@ export function registerUnsubscribeRoutes(
   });
   app.get(
     '/notices/unsubscribe',
-    {
-      schema: {
-        ...schema,
-        response: responses(linkProblems),
-      },
-    },
+    { schema: { ...schema, response: responses(linkProblems) } },
     async (request, reply) => {
       const q = await check(request);
       const page = html`<html>

@@ -124,13 +124,8 @@ export function createWebhookLookup(settings: WebhookSettings): LookupFunction {
       const list = addresses as LookupAddress[];
       const bad = list.map((a) => refusal(a.address, settings)).find((why) => why !== undefined);
       if (bad || list.length === 0) {
-        return callback(
-          Object.assign(new Error(`webhook target refused: ${hostname} resolves to ${bad ?? 'nothing'}`), {
-            code: 'EWEBHOOKTARGET',
-          }),
-          '',
-          0,
-        );
+        const refused = new Error(`webhook target refused: ${hostname} resolves to ${bad ?? 'nothing'}`);
+        return callback(Object.assign(refused, { code: 'EWEBHOOKTARGET' }), '', 0);
       }
       if ((options as { all?: boolean }).all)
         return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);

@@ -137,21 +137,15 @@ async function deliverNotice(deliveries: Deliveries, row: OutboxNotice): Promise
   const { notices } = deliveries.storage;
   let failure: DeliveryFailure;
   try {
-    await withDeadline({
-      ms: deliveryTimeoutMs,
-      failure: () =>
-        new DeliveryFailure({
-          transient: true,
-          reason: `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms`,
-        }),
-      work: (signal) =>
-        deliveries.byName.get(row.channel)!.deliver!({
-          id: `ntc_${row.id}`,
-          recipient: row.recipient,
-          payload: JSON.parse(row.payload) as NoticePayload,
-          signal,
-        }),
-    });
+    const reason = `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms`;
+    await withDeadline(deliveryTimeoutMs, new DeliveryFailure({ transient: true, reason }), (signal) =>
+      deliveries.byName.get(row.channel)!.deliver!({
+        id: `ntc_${row.id}`,
+        recipient: row.recipient,
+        payload: JSON.parse(row.payload) as NoticePayload,
+        signal,
+      }),
+    );
     await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
     return 'sent';
   } catch (error) {
@@ -175,23 +169,19 @@ async function deliverNotice(deliveries: Deliveries, row: OutboxNotice): Promise
   return 'retrying';
 }
 
-/** Run `work`, aborting it and rejecting with `failure()` after `ms`; the timer ends with the race. */
-async function withDeadline(options: {
-  ms: number;
-  failure: () => Error;
-  work: (signal: AbortSignal) => unknown;
-}): Promise<void> {
+/** Run `work`, aborting it and rejecting with `failure` after `ms`; the timer ends with the race. */
+async function withDeadline(ms: number, failure: Error, work: (signal: AbortSignal) => unknown): Promise<void> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(options.failure()), options.ms);
+  const timer = setTimeout(() => abort.abort(failure), ms);
   const timedOut = new Promise<never>((_resolve, reject) => {
     abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error));
   });
   // Through a promise whatever the work returns (a plain-JS channel may return nothing).
-  const work = Promise.resolve().then(() => options.work(abort.signal));
+  const working = Promise.resolve().then(() => work(abort.signal));
   // Work that settles after its deadline has no one listening: keep that from being an unhandled rejection.
-  work.catch(() => undefined);
+  working.catch(() => undefined);
   try {
-    await Promise.race([work, timedOut]);
+    await Promise.race([working, timedOut]);
   } finally {
     clearTimeout(timer);
   }

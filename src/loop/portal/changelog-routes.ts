@@ -9,7 +9,7 @@ import {
   type ChangelogEntry,
 } from '../../core/portal/index.ts';
 import { replacementName } from '../../core/lifecycle/index.ts';
-import { anchorOf, sendAtomFeed, toJsonFeed } from './feeds.ts';
+import { anchorOf, feedId, sendAtomFeed, toJsonFeed } from './feeds.ts';
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { dayTime, html, safeHref, sendPage, Table } from './html.ts';
 import { Layout } from './layout.ts';
@@ -17,8 +17,6 @@ import { describeVersions, toChangelogVersions } from '../lifecycle/version-info
 import { lookbackDays } from './dashboard/consumer-data.ts';
 import type { DashboardKit } from './dashboard/dashboard-kit.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
-
-const feedId = 'tag:versionary.dev,2025:changelog';
 
 type ChangelogElement = NonNullable<Parameters<typeof buildChangelog>[0]['elements']>[number];
 type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
@@ -84,20 +82,11 @@ export function registerChangelogRoutes(app: FastifyInstance, options: Dashboard
       id: feedId,
       title,
       selfUrl: '/changelog.atom',
-      pageUrl: '/docs/changelog',
       fallbackUpdated: options.clock.now(),
     }),
   );
   app.get('/changelog.json', async (_request, reply) =>
-    reply.type('application/feed+json; charset=utf-8').send(
-      toJsonFeed({
-        changelog: changelog(),
-        title,
-        feedUrl: '/changelog.json',
-        pageUrl: '/docs/changelog',
-        idPrefix: feedId,
-      }),
-    ),
+    reply.type('application/feed+json; charset=utf-8').send(toJsonFeed(changelog(), title)),
   );
   app.get('/docs/changelog', async (_request, reply) => {
     const { entries, upcoming } = changelog();
@@ -181,10 +170,9 @@ export function registerFeedRoute(portal: FastifyInstance, { options, codec }: D
     const changelog = await personalChangelog(options, clientId);
     return sendAtomFeed(reply.headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }), {
       changelog,
-      id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`,
+      id: `${feedId}:${encodeURIComponent(record.id)}`,
       title: `${options.title} changelog: what you call`,
       selfUrl: `/portal/feed/${token}`,
-      pageUrl: '/docs/changelog',
       fallbackUpdated: options.clock.now(),
     });
   });

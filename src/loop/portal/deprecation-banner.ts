@@ -16,6 +16,7 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
   const closed = v.closedToNewClientsAt;
   if (v.status === 'not_deprecated') return undefined;
   const urgent = v.countdown?.level !== 'calm';
+  const dates = [['Deprecated on', v.deprecatedAt] as const, ['Sunset on', v.sunsetAt] as const];
   const left =
     v.countdown === undefined
       ? undefined
@@ -39,16 +40,12 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
     <dl class="facts">
       <dt>Status</dt>
       <dd><span class=${`status ${v.status}`}>${statusText[v.status] ?? v.status}</span></dd>
-      ${
-        v.deprecatedAt !== undefined &&
-        html`<dt>Deprecated on</dt>
-          <dd>${dayTime(v.deprecatedAt)}</dd>`
-      }
-      ${
-        v.sunsetAt !== undefined &&
-        html`<dt>Sunset on</dt>
-          <dd>${dayTime(v.sunsetAt)}</dd>`
-      }
+      ${dates.map(
+        ([dt, at]) =>
+          at !== undefined &&
+          html`<dt>${dt}</dt>
+            <dd>${dayTime(at)}</dd>`,
+      )}
       ${
         left !== undefined &&
         html`<dt>Days left</dt>

@@ -26,12 +26,11 @@ export function registerDocsPages(app: FastifyInstance, options: DashboardOption
   app.get('/docs/:version', async (request, reply) => {
     const name = (request.params as { version: string }).version;
     const version = describeVersions(options).find((v) => v.name === name);
-    if (!version) {
+    if (!version)
       throw new VersionaryError({
         code: ErrorCode.NotFound,
         detail: `No documentation for ${name.slice(0, 40)}: see /docs for the versions.`,
       });
-    }
     return sendPage(
       reply,
       html`<${Layout} title=${`API reference ${version.name}`} site=${options.title} styles=${[`${assetPath}/swagger-ui.css`]}

@@ -13,13 +13,18 @@ const builder = new XMLBuilder({
 const notXml = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const text = (value: string) => value.replace(notXml, '');
 
+/** The changelog page, which the feeds' entries link into. */
+const pageUrl = '/docs/changelog';
+
+/** The changelog feeds' `tag:` URI; a personal feed's extends it. */
+export const feedId = 'tag:versionary.dev,2025:changelog';
+
 export interface AtomFeedOptions {
   changelog: Changelog;
   /** A `tag:` URI naming the feed; entries' ids extend it. */
   id: string;
   title: string;
   selfUrl: string;
-  pageUrl: string;
   /** The feed's `updated` when it has no entry yet. */
   fallbackUpdated: number;
 }
@@ -41,7 +46,7 @@ export function sendAtomFeed(reply: FastifyReply, options: AtomFeedOptions): Fas
       author: { name: 'Versionary' },
       link: [
         { '@rel': 'self', '@type': 'application/atom+xml', '@href': options.selfUrl },
-        { '@rel': 'alternate', '@type': 'text/html', '@href': options.pageUrl },
+        { '@rel': 'alternate', '@type': 'text/html', '@href': pageUrl },
       ],
       generator: 'Versionary',
       entry: entries.map((e) => toAtomEntry(e, options)),
@@ -52,7 +57,7 @@ export function sendAtomFeed(reply: FastifyReply, options: AtomFeedOptions): Fas
 
 function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string, unknown> {
   const links: Array<Record<string, string>> = [
-    { '@rel': 'alternate', '@type': 'text/html', '@href': `${options.pageUrl}#${anchorOf(e)}` },
+    { '@rel': 'alternate', '@type': 'text/html', '@href': `${pageUrl}#${anchorOf(e)}` },
   ];
   if (e.guideUrl)
     links.push({ '@rel': 'related', '@type': 'text/html', '@title': 'Migration guide', '@href': e.guideUrl });
@@ -83,22 +88,15 @@ export function isoInstant(at: number): string {
 }
 
 /** The changelog as a JSON Feed 1.1, the lifecycle facts in the `_versionary` extensions. */
-export function toJsonFeed(options: {
-  changelog: Changelog;
-  title: string;
-  feedUrl: string;
-  pageUrl: string;
-  idPrefix: string;
-}): Record<string, unknown> {
-  const { changelog } = options;
+export function toJsonFeed(changelog: Changelog, title: string): Record<string, unknown> {
   return {
     version: 'https://jsonfeed.org/version/1.1',
-    title: options.title,
-    home_page_url: options.pageUrl,
-    feed_url: options.feedUrl,
+    title,
+    home_page_url: pageUrl,
+    feed_url: '/changelog.json',
     language: 'en',
     items: changelog.entries.map((e) => ({
-      id: `${options.idPrefix}:${encodeURIComponent(e.id)}`,
+      id: `${feedId}:${encodeURIComponent(e.id)}`,
       title: e.title,
       content_text: entryText(e),
       summary: e.summary,

@@ -20,13 +20,10 @@ export function sendHomePage(
 
 /** The not-found page for a problem's `detail`, on the portal's layout, with a link to the docs. */
 export function notFoundPage(site: string): (detail: string | undefined) => string {
-  return (detail) => renderPage(NotFound({ detail, site }));
-}
-
-function NotFound(props: { detail: string | undefined; site: string }) {
-  return html`<${Layout} title="Page not found" site=${props.site}>
+  return (detail) =>
+    renderPage(html`<${Layout} title="Page not found" site=${site}>
     <h1>Page not found</h1>
-    ${props.detail && html`<p id="detail">${props.detail}</p>`}
+    ${detail && html`<p id="detail">${detail}</p>`}
     <p>The <a href="/docs">API documentation</a> lists every version and its reference; the <a href="/docs/changelog">changelog</a> tells what changed.</p>
-  </${Layout}>`;
+  </${Layout}>`);
 }

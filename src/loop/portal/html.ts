@@ -36,14 +36,15 @@ export function stamp(at: number): string {
 /** {@link stamp} in a `<time>` element carrying the full instant. */
 export const timeStamp = (at: number): VNode => html`<time datetime=${new Date(at).toISOString()}>${stamp(at)}</time>`;
 
+/** A table row's cells, a `<td>` each. */
+export const cells = (values: unknown[]): VNode[] => values.map((v) => html`<td>${v}</td>`);
+
 /** Calls per endpoint as table rows: the endpoint, its calls, the latest call. */
 export const callRows = (calls: ReadonlyArray<{ endpoint: string; calls: number; lastSeen: number }>): VNode[] =>
   calls.map(
     (c) =>
       html`<tr data-endpoint=${c.endpoint}>
-        <td><code>${c.endpoint}</code></td>
-        <td>${c.calls}</td>
-        <td>${timeStamp(c.lastSeen)}</td>
+        ${cells([html`<code>${c.endpoint}</code>`, c.calls, timeStamp(c.lastSeen)])}
       </tr>`,
   );
 

@@ -2,17 +2,15 @@ import type { ComponentChildren, VNode } from 'preact';
 import { html } from './html.ts';
 import { assetPath, iconUrl } from './assets.ts';
 
-export interface LayoutProps {
+/** The page shell; stylesheets and scripts come from the service only. */
+export function Layout(props: {
   title: string;
   /** The API's title (`api.title`): the site's name, in the tab and the navigation. */
   site: string;
   scripts?: string[];
   styles?: string[];
   children?: ComponentChildren;
-}
-
-/** The page shell; stylesheets and scripts come from the service only. */
-export function Layout(props: LayoutProps): VNode {
+}): VNode {
   const styles = [...(props.styles ?? []), `${assetPath}/portal.css`];
   return html`<html lang="en">
     <head>

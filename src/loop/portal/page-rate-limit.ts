@@ -33,10 +33,9 @@ export const pageRateLimitStep = defineStep({
   create: (options) => {
     const { settings, limited } = options;
     if (!settings.enabled) return undefined;
-    const policy = policyFor({ settings, roles: undefined });
     return pageLimit({
       ...options,
-      policy,
+      policy: policyFor({ settings, roles: undefined }),
       keyOf: (request, url) => (limited.request(request.method, url) ? `page:${addressKey(request.ip)}` : undefined),
       what: 'This address',
       pages: 'to sign-in, feeds and unsubscribe links',

@@ -12,13 +12,9 @@ export function prefersHtml(accept: string | undefined): boolean {
   );
 }
 
-interface Range {
-  type: string;
-  subtype: string;
-  q: number;
-}
+type Range = ReturnType<typeof toRange>;
 
-function toRange(text: string): Range {
+function toRange(text: string) {
   const [media = '', ...params] = text.split(';');
   const [type = '', subtype = ''] = media.trim().toLowerCase().split('/');
   const q = params.map((p) => p.split('=')).find(([k]) => k?.trim().toLowerCase() === 'q')?.[1];

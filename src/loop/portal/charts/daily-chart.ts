@@ -3,7 +3,12 @@ import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { DailyCount } from '../../../core/portal/index.ts';
 import { html, isoDay, Table } from '../html.ts';
 
-export interface DailyChartProps {
+const width = 640;
+const height = 240;
+const pad = { left: 44, right: 16, top: 16, bottom: 36 };
+
+/** A line chart of daily counts in server-rendered SVG, with the same numbers in a table under it. */
+export function DailyChart(props: {
   id: string;
   title: string;
   /** One line per series, points one per day (zero-filled). */
@@ -14,14 +19,7 @@ export interface DailyChartProps {
   markers?: Array<{ at: number; label: string }>;
   /** Extend the x axis to include this instant (a sunset after the data). */
   until?: number;
-}
-
-const width = 640;
-const height = 240;
-const pad = { left: 44, right: 16, top: 16, bottom: 36 };
-
-/** A line chart of daily counts in server-rendered SVG, with the same numbers in a table under it. */
-export function DailyChart(props: DailyChartProps): VNode {
+}): VNode {
   const days = props.series.flatMap((s) => s.points.map((p) => p.day));
   const first = Math.min(...days);
   const last = Math.max(...days, props.until ?? -Infinity, ...(props.markers ?? []).map((m) => m.at));

@@ -1,11 +1,12 @@
 import type { VNode } from 'preact';
-import { html, isoDay, Table } from '../html.ts';
+import { cells, html, isoDay, Table } from '../html.ts';
 import type { VersionInfo } from '../../lifecycle/version-info.ts';
 import { linearScale, px } from './daily-chart.ts';
 
 const width = 640;
 const row = 34;
 const pad = { left: 48, right: 16, top: 24, bottom: 28 };
+const day = (at: number | undefined) => (at !== undefined ? isoDay(at) : '—');
 
 /** The lifecycle of every version as horizontal bars, with today marked. */
 export function TimelineChart(props: {
@@ -58,10 +59,7 @@ export function TimelineChart(props: {
         (v) =>
           html`<tr>
             <th scope="row">${v.name}</th>
-            <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
-            <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
-            <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
-            <td>${v.status.replace('_', ' ')}</td>
+            ${cells([day(v.releasedAt), day(v.deprecatedAt), day(v.sunsetAt), v.status.replace('_', ' ')])}
           </tr>`,
       )}
     />

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { DailyChart } from '../charts/daily-chart.ts';
 import { TimelineChart } from '../charts/timeline-chart.ts';
-import { html, isoDay, Table } from '../html.ts';
+import { cells, html, isoDay, Table } from '../html.ts';
 import type { AdminData, VersionBurnDown } from './admin-data.ts';
 import { burnDownDays } from './admin-data.ts';
 import { lookbackDays } from './consumer-data.ts';
@@ -48,9 +48,7 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
                     <td>
                       ${c.clientId.startsWith('cl_') ? html`<a href=${`/portal/clients/${encodeURIComponent(c.clientId)}`}>${c.name ?? c.clientId}</a>` : c.clientId}
                     </td>
-                    <td>${c.calls}</td>
-                    <td>${c.versions.join(', ')}</td>
-                    <td>${isoDay(c.lastSeen)}</td>
+                    ${cells([c.calls, c.versions.join(', '), isoDay(c.lastSeen)])}
                     <td class="notice-status">${noticeText(c.lastNotice)}</td>
                   </tr>`,
               )}
@@ -67,10 +65,8 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
               rows=${data.endpoints.map(
                 (e) =>
                   html`<tr>
-                    <td><code>${e.method} ${e.path}</code></td>
-                    <td>${e.version}</td>
-                    <td>${isoDay(e.deprecatedAt)}</td>
-                    <td>${isoDay(e.sunsetAt)}</td>
+                    ${cells([html`<code>${e.method} ${e.path}</code>`, e.version])}
+                    ${cells([isoDay(e.deprecatedAt), isoDay(e.sunsetAt)])}
                   </tr>`,
               )}
             />`
@@ -116,9 +112,7 @@ function BurnDownSection(props: { item: VersionBurnDown; calling: AdminData['cal
           (c) =>
             html`<tr data-client=${c.clientId}>
               <td class="at-risk">${c.name ?? c.clientId}</td>
-              <td>${c.calls}</td>
-              <td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td>
-              <td>${isoDay(c.lastSeenDay)}</td>
+              ${cells([c.calls, `${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}`, isoDay(c.lastSeenDay)])}
               <td>${noticeText(props.calling.find((k) => k.clientId === c.clientId)?.lastNotice)}</td>
             </tr>`,
         )}

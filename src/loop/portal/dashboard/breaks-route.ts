@@ -27,8 +27,10 @@ export function registerBreaksRoute(portal: FastifyInstance, kit: DashboardKit):
       try {
         const [from, to] = [text('from'), text('to')];
         const data = await gatherBreaks(options, { clientId, ...(from ? { from } : {}), ...(to ? { to } : {}) });
-        // Says whether the pair's diff was reused or computed for this page, and what that cost.
-        reply.header('server-timing', serverTiming(data.diff));
+        // Says whether the pair's diff was reused or computed for this page, and what that cost (W3C
+        // Server Timing): `diff;desc="reused";dur=0.0`.
+        const { reused, ms } = data.diff;
+        reply.header('server-timing', `diff;desc="${reused ? 'reused' : 'computed'}";dur=${ms.toFixed(1)}`);
         return page(reply, { title, body: view({ data }), session });
       } catch (error) {
         // A browser gets the page back with the problem's detail beside the form; a program, the problem.
@@ -56,9 +58,4 @@ function queryText(query: Record<string, unknown>): (name: string) => string | u
       });
     return value;
   };
-}
-
-/** The `Server-Timing` entry of the page's diff (W3C Server Timing): `diff;desc="reused";dur=0.0`. */
-function serverTiming(diff: { reused: boolean; ms: number }): string {
-  return `diff;desc="${diff.reused ? 'reused' : 'computed'}";dur=${diff.ms.toFixed(1)}`;
 }

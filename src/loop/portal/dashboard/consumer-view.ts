@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { DailyChart } from '../charts/daily-chart.ts';
 import { breaksPath } from '../../../core/portal/index.ts';
-import { callRows, html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
+import { callRows, cells, html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
 import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
 import { ConsumerElementsSection } from './element-view.ts';
@@ -77,10 +77,7 @@ export function ConsumerView(props: {
               rows=${data.notices.map(
                 (n) =>
                   html`<tr data-notice=${n.id}>
-                    <td>${stamp(n.createdAt)}</td>
-                    <td>${n.kind}</td>
-                    <td>${n.subject}</td>
-                    <td>${n.channel}: ${n.recipient}</td>
+                    ${cells([stamp(n.createdAt), n.kind, n.subject, `${n.channel}: ${n.recipient}`])}
                     <td>${n.status}${n.sentAt !== null ? html` <span class="muted">${stamp(n.sentAt)}</span>` : ''}</td>
                   </tr>`,
               )}
@@ -100,8 +97,7 @@ export function ConsumerView(props: {
               rows=${data.client.contacts.map(
                 (c) =>
                   html`<tr>
-                    <td>${c.email}</td>
-                    <td>${c.subscribed ? 'subscribed' : 'unsubscribed'}</td>
+                    ${cells([c.email, c.subscribed ? 'subscribed' : 'unsubscribed'])}
                   </tr>`,
               )}
             />`

@@ -30,10 +30,17 @@ export function createDashboardKit(options: DashboardOptions) {
    */
   const sessionOf = async (request: FastifyRequest): Promise<PortalSession | undefined> => {
     const session = await codec.read(request.cookies[cookieName]);
-    if (!session) return appSessionOf(options, request, roleOf);
-    if (session.keyId === 'admin') return admin ? session : undefined;
-    const record = await options.storage.apiKeys.find(session.keyId);
-    return record && record.revokedAt === null ? session : undefined;
+    if (session?.keyId === 'admin') return admin ? session : undefined;
+    if (session) {
+      const record = await options.storage.apiKeys.find(session.keyId);
+      return record && record.revokedAt === null ? session : undefined;
+    }
+    // The app's identity: bound to the credential id, so its CSRF tokens hold across requests.
+    const principal = principalOf(request);
+    if (principal?.kind !== 'app' || principal.clientId === undefined) return undefined;
+    const { id, clientId } = principal;
+    const expiresAt = options.clock.now() + sessionSeconds * 1000;
+    return { keyId: id, role: roleOf(principal.roles), clientId, sessionId: `app:${id}`, expiresAt };
   };
   return {
     options,
@@ -94,50 +101,19 @@ export function createDashboardKit(options: DashboardOptions) {
   };
 }
 
-/** A session for the app's own identity: bound to the credential id, so its CSRF tokens hold across requests. */
-function appSessionOf(
-  options: DashboardOptions,
-  request: FastifyRequest,
-  roleOf: (roles: ReadonlySet<string>) => PortalSession['role'],
-): PortalSession | undefined {
-  const principal = principalOf(request);
-  if (principal?.kind !== 'app' || principal.clientId === undefined) return undefined;
-  return {
-    keyId: principal.id,
-    role: roleOf(principal.roles),
-    clientId: principal.clientId,
-    sessionId: `app:${principal.id}`,
-    expiresAt: options.clock.now() + sessionSeconds * 1000,
-  };
-}
-
 /**
- * Whether a form's `Origin` is the configured `publicUrl`'s (behind a TLS-terminating proxy) or the
- * request's own, read from `X-Forwarded-*` only through Fastify's `trustProxy`.
+ * Refuse (403) a form posted from any origin but the portal's own: the configured `publicUrl`'s (behind
+ * a TLS-terminating proxy) or the request's, read from `X-Forwarded-*` only through Fastify's
+ * `trustProxy`. A request without `Origin` passes.
  */
-function isPortalOrigin(options: { origin: string; request: FastifyRequest; publicUrl: string | undefined }): boolean {
-  const { origin, request } = options;
-  if (origin === `${request.protocol}://${request.host}`) return true;
-  return options.publicUrl !== undefined && origin === originOf(options.publicUrl);
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Refuse (403) a form posted from any origin but the portal's own; a request without `Origin` passes. */
 function assertSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
   const origin = request.headers.origin;
-  if (origin !== undefined && !isPortalOrigin({ origin, request, publicUrl })) {
-    throw new VersionaryError({
-      code: ErrorCode.Forbidden,
-      detail: 'Portal forms are accepted only from the portal itself.',
-    });
-  }
+  if (origin === undefined || origin === `${request.protocol}://${request.host}`) return;
+  if (publicUrl !== undefined && URL.canParse(publicUrl) && origin === new URL(publicUrl).origin) return;
+  throw new VersionaryError({
+    code: ErrorCode.Forbidden,
+    detail: 'Portal forms are accepted only from the portal itself.',
+  });
 }
 
 /** `/portal/sign-in` (the form and its post) and `/portal/sign-out`, both forms checked for origin. */
@@ -154,9 +130,8 @@ export function registerSignInRoutes(portal: FastifyInstance, kit: DashboardKit)
         title: 'Sign in',
         body: html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />`,
       });
-    const { token } = await codec.issue(session);
     return reply
-      .setCookie(cookieName, token, {
+      .setCookie(cookieName, await codec.issue(session), {
         path: '/portal',
         httpOnly: true,
         sameSite: 'strict',

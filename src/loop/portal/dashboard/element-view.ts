@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { html, isoDay, Table } from '../html.ts';
+import { cells, html, isoDay, Table } from '../html.ts';
 import type { AdminElement, ConsumerElement } from '../../lifecycle/breaks/element-data.ts';
 
 /** The owner's "Deprecated fields and parameters": each element, its sunset and who still uses it. */
@@ -16,12 +16,8 @@ export function AdminElementsSection(props: { elements: AdminElement[] }): VNode
             rows=${elements.map(
               (e) =>
                 html`<tr data-element=${e.element} data-kind=${e.kind}>
-                  <td><code>${e.element}</code></td>
-                  <td>${e.version}</td>
-                  <td>${isoDay(e.sunsetAt)}</td>
-                  <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'none'}</td>
-                  <td>${e.calls}</td>
-                  <td>${e.clients}</td>
+                  ${cells([html`<code>${e.element}</code>`, e.version, isoDay(e.sunsetAt)])}
+                  ${cells([e.replacement ? html`<code>${e.replacement}</code>` : 'none', e.calls, e.clients])}
                   <td>${e.lastSeen === undefined ? 'never' : isoDay(e.lastSeen)}</td>
                 </tr>`,
             )}
@@ -42,9 +38,7 @@ export function ConsumerElementsSection(props: { elements: ConsumerElement[] }):
       rows=${elements.map(
         (e) =>
           html`<tr data-element=${e.element} data-endpoint=${e.endpoint}>
-            <td><code>${e.element}</code></td>
-            <td><code>${e.endpoint}</code></td>
-            <td>${e.calls}</td>
+            ${cells([html`<code>${e.element}</code>`, html`<code>${e.endpoint}</code>`, e.calls])}
             <td><time datetime=${new Date(e.lastSeen).toISOString()}>${isoDay(e.lastSeen)}</time></td>
             <td>${isoDay(e.sunsetAt)}</td>
             <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'nothing: stop sending it'}</td>

@@ -50,11 +50,8 @@ export function registerPortalExtendedAccessRoutes(
   for (const path of ['/extended-access-requests', earlierNames.requestsPath]) {
     portal.post(path, (request, reply) =>
       form({ request, reply }, 'consumer', async (session, body) => {
-        const data = await gatherConsumerData(options, session.clientId);
-        const { askable } = await gatherExtendedAccess(options, {
-          clientId: session.clientId,
-          warnings: data.warnings,
-        });
+        const { warnings } = await gatherConsumerData(options, session.clientId);
+        const { askable } = await gatherExtendedAccess(options, { clientId: session.clientId, warnings });
         const asked = askable.find((a) => a.key === body.subject);
         const reason = text(body.reason, 'reason');
         if (!asked)
@@ -186,15 +183,4 @@ export async function gatherExtendedAccess(
     askable.push({ subject, key, name: subjectName(subject), sunsetAt: w.sunsetAt, cap });
   }
   return { askable, requests: requests.reverse(), extendedAccess };
-}
-
-/** Every pending request and every grant in force, for the owner. */
-export async function gatherAllExtendedAccess(
-  options: DashboardOptions,
-): Promise<Pick<ExtendedAccessData, 'requests' | 'extendedAccess'>> {
-  const [requests, extendedAccess] = await Promise.all([
-    options.storage.extendedAccessRequests.list({ status: 'pending' }),
-    options.storage.extendedAccess.list(),
-  ]);
-  return { requests, extendedAccess };
 }

@@ -5,15 +5,7 @@ import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { BreakingChange } from '../../lifecycle/breaks/breaks-options.ts';
 import type { DiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import type { SessionCodec } from './session.ts';
-import type {
-  ApiKeyStore,
-  ClientStore,
-  ExtendedAccessDecisionNotifier,
-  ExtendedAccessRequestStore,
-  ExtendedAccessStore,
-  NoticeStore,
-  UsageStore,
-} from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessDecisionNotifier, Storage } from '../../../kernel/ports/index.ts';
 
 /** What the portal's pages read: ports only, never storage directly. */
 export interface DashboardOptions {
@@ -25,14 +17,7 @@ export interface DashboardOptions {
   title: string;
   /** The planned brownouts (config and management API), for the changelog. */
   brownouts: () => readonly Brownout[];
-  storage: {
-    apiKeys: ApiKeyStore;
-    clients: ClientStore;
-    usage: UsageStore;
-    notices: NoticeStore;
-    extendedAccess: ExtendedAccessStore;
-    extendedAccessRequests: ExtendedAccessRequestStore;
-  };
+  storage: Pick<Storage, 'apiKeys' | 'clients' | 'usage' | 'notices' | 'extendedAccess' | 'extendedAccessRequests'>;
   /** The configured admin key, which signs in as admin without a stored record. */
   adminKey?: string;
   /** Reads and signs the sign-in cookie; the session budget reads the same cookies. */

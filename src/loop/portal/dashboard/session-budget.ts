@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { principalOf } from '../../../kernel/ports/principal.ts';
 import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
@@ -44,22 +43,17 @@ export const sessionBudgetStep = defineStep({
     return pageLimit({
       ...options,
       policy: { name: 'portal-session', max: budget.max, windowSeconds: budget.windowSeconds },
-      keyOf: (request) => budgetKeyOf(request, options),
+      // Its cookie's signed-in key, else the app's own identity.
+      keyOf: async (request) => {
+        const header = request.headers.cookie;
+        // The signature and expiry only: a revoked key's cookie is counted too, then sent to sign in.
+        const session = header ? await options.sessions.read(options.parseCookies(header)[cookieName]) : undefined;
+        if (session) return `portal:${session.keyId}`;
+        const principal = principalOf(request);
+        return principal?.kind === 'app' && principal.clientId !== undefined ? `portal:app:${principal.id}` : undefined;
+      },
       what: 'This sign-in',
       pages: 'to the portal',
     });
   },
 });
-
-/** The key a request's pages are counted against: its cookie's signed-in key, else the app's own identity. */
-async function budgetKeyOf(
-  request: FastifyRequest,
-  { sessions, parseCookies }: Pick<SessionBudgetOptions, 'sessions' | 'parseCookies'>,
-): Promise<string | undefined> {
-  const header = request.headers.cookie;
-  // The signature and expiry only: a revoked key's cookie is counted too, then sent to sign in.
-  const session = header ? await sessions.read(parseCookies(header)[cookieName]) : undefined;
-  if (session) return `portal:${session.keyId}`;
-  const principal = principalOf(request);
-  return principal?.kind === 'app' && principal.clientId !== undefined ? `portal:app:${principal.id}` : undefined;
-}

@@ -33,24 +33,17 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }) {
   const feedMac = (keyId: string) => createHmac('sha256', secret).update(`feed:${keyId}`).digest('base64url');
   const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
-    async issue(
-      fields: Omit<PortalSession, 'sessionId' | 'expiresAt'>,
-    ): Promise<{ token: string; session: PortalSession }> {
+    /** The signed cookie value of a new sign-in. */
+    async issue(fields: Omit<PortalSession, 'sessionId' | 'expiresAt'>): Promise<string> {
       const now = options.clock.now();
-      const session: PortalSession = {
-        ...fields,
-        sessionId: randomBytes(16).toString('base64url'),
-        expiresAt: now + sessionSeconds * 1000,
-      };
-      const token = await new SignJWT({ role: session.role, client: session.clientId })
+      return new SignJWT({ role: fields.role, client: fields.clientId })
         .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(session.keyId)
-        .setJti(session.sessionId)
+        .setSubject(fields.keyId)
+        .setJti(randomBytes(16).toString('base64url'))
         .setIssuedAt(Math.floor(now / 1000))
-        .setExpirationTime(Math.floor(session.expiresAt / 1000))
+        .setExpirationTime(Math.floor((now + sessionSeconds * 1000) / 1000))
         .setAudience('versionary-portal')
         .sign(key);
-      return { token, session };
     },
     /** The session of a cookie value; `undefined` when forged, altered, expired or malformed. */
     async read(token: string | undefined): Promise<PortalSession | undefined> {

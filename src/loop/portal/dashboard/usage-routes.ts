@@ -6,9 +6,8 @@ import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import { gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-routes.ts';
+import { gatherExtendedAccess, registerPortalExtendedAccessRoutes } from './extended-access-routes.ts';
 import { subjectCap } from '../../lifecycle/extended-access/check-grant.ts';
-import { registerPortalExtendedAccessRoutes } from './extended-access-routes.ts';
 import { ConsumerExtendedAccess, OwnerExtendedAccess } from './extended-access-view.ts';
 import type { PortalSession } from './session.ts';
 
@@ -18,12 +17,17 @@ export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit):
   // The dashboard by role; `error` is a refused extended-access form's problem, shown beside the forms.
   const dashboard = async (reply: FastifyReply, { session, error }: { session: PortalSession; error?: string }) => {
     if (session.role === 'admin') {
-      const extendedAccess = await gatherAllExtendedAccess(options);
+      // Every pending request and every grant in force.
+      const [requests, extendedAccess] = await Promise.all([
+        options.storage.extendedAccessRequests.list({ status: 'pending' }),
+        options.storage.extendedAccess.list(),
+      ]);
       return page(reply, {
         title: 'Dashboard',
         body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />
           <${OwnerExtendedAccess}
-            ...${extendedAccess}
+            requests=${requests}
+            extendedAccess=${extendedAccess}
             now=${options.clock.now()}
             csrf=${codec.csrfToken(session)}
             capOf=${(s: ExtendedAccessSubject) => subjectCap(options.runtime, s)}
