@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+import { matching, readPage } from './mapping.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
 import { operationHoursStore, operationPageRows } from './usage-operations.ts';
@@ -68,19 +69,10 @@ export function createUsageStore(
         sql`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
     FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`,
       ),
-    async list({ version, clientId, limit, afterId }) {
-      let query = db
-        .selectFrom('versionary_usage_calls')
-        .select(['id', 'version', 'endpoint', 'client_id', 'at'])
-        .where('version', '=', version)
-        .where('id', '>', afterId);
-      if (clientId !== undefined) query = query.where('client_id', '=', clientId);
-      const rows = await query
-        .orderBy('id')
-        .limit(limit + 1)
-        .execute();
-      const items = rows.slice(0, limit).map((r) => recordOf<UsageCall & { id: number }>(r));
-      return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
+    list({ version, clientId, limit, afterId }) {
+      const calls = db.selectFrom('versionary_usage_calls').select(['id', 'version', 'endpoint', 'client_id', 'at']);
+      const query = matching(calls, { version, client_id: clientId }).where('id', '>', afterId);
+      return readPage(query, limit, recordOf<UsageCall & { id: number }>);
     },
     async pruneRaw({ before }) {
       const result = await db.deleteFrom('versionary_usage_calls').where('at', '<', before).executeTakeFirst();
