@@ -100,17 +100,10 @@ export async function readCalledBefore(
   o: { clientId: string; version: string; endpoint?: string; element?: string; before: number },
 ): Promise<boolean> {
   const calls = { client_id: o.clientId, version: o.version, endpoint: o.endpoint };
+  const elementCalls = { client_id: o.clientId, version: o.version, element: o.element };
   const probes: Array<[table: keyof Tables, values: Row, time: string, operator: '<' | '<=', at: number]> =
     o.element !== undefined
-      ? [
-          [
-            'versionary_usage_elements',
-            { ...calls, endpoint: undefined, element: o.element },
-            'first_seen',
-            '<',
-            o.before,
-          ],
-        ]
+      ? [['versionary_usage_elements', elementCalls, 'first_seen', '<', o.before]]
       : [
           ['versionary_usage_totals', calls, 'first_seen', '<', o.before],
           // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
