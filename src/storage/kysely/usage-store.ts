@@ -1,10 +1,10 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+import type { UsageCall, UsageStore, UsageWindow } from '../../kernel/ports/index.ts';
 import { matching, readPage } from './mapping.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
 import { operationHoursStore, operationPageRows } from './usage-operations.ts';
-import { dayMs, filterSql, readRecords, recordOf, type Filters } from './usage-paged-scan.ts';
+import { dayMs, filterSql, readRecords, recordOf } from './usage-paged-scan.ts';
 import { elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
 
 /**
@@ -136,7 +136,7 @@ export async function writeUsageCalls(
 }
 
 /** The client-days rows of a window: from the UTC day of `since`, before `until`. */
-function daysWhere(options: Filters & { since: number; until?: number }) {
+function daysWhere(options: UsageWindow) {
   const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
   if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
   return sql.join(conditions, sql` AND `);
