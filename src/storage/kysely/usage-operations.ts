@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OperationCount, OperationUsageRow, UsageStore, UsageWindow } from '../../kernel/ports/index.ts';
 import type { OperationCountColumns, Tables } from './tables.ts';
 import { addUp, dayMs, dayParts, filterSql, hourMs, scanPages, sortedSums, type Sum } from './usage-paged-scan.ts';
-import { upsertRollup } from './usage-rollups.ts';
+import { sortedByKey, upsertRollup } from './usage-rollups.ts';
 
 const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
 const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
@@ -88,7 +88,7 @@ function merge(rows: readonly CountRow[]): CountRow[] {
       if (r.last_seen > row.last_seen) row.last_seen = r.last_seen;
     } else byKey.set(key, { ...r });
   }
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return sortedByKey(byKey);
 }
 
 /**
