@@ -35,11 +35,7 @@ declare module 'fastify' {
 }
 
 /** The resolved wiring, with defaults filled in. */
-export interface ResolvedOps {
-  changeFeed: ChangeFeed;
-  metrics: ServiceMetrics;
-  shuttingDown: () => boolean;
-}
+export type ResolvedOps = Required<Pick<OpsWiring, 'changeFeed' | 'metrics' | 'shuttingDown'>>;
 
 export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
   return {
