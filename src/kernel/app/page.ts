@@ -1,22 +1,17 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-
-export interface PageRequest {
-  limit: number;
-  afterId: number;
-}
+import type { PageOptions } from '../ports/index.ts';
 
 /** The largest page any list returns, the reference API's and the management API's alike. */
 export const maxPageSize = 100;
-const maxLimit = maxPageSize;
 
 /** Read `limit` (1–100, default 20) and the opaque `cursor`. */
-export function parsePage(query: Record<string, string | number | undefined>): PageRequest {
+export function parsePage(query: Record<string, string | number | undefined>): PageOptions {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxPageSize) {
     throw new VersionaryError({
       code: ErrorCode.ValidationFailed,
-      detail: `limit must be an integer from 1 to ${maxLimit}.`,
-      errors: [{ pointer: '/query/limit', detail: `must be from 1 to ${maxLimit}` }],
+      detail: `limit must be an integer from 1 to ${maxPageSize}.`,
+      errors: [{ pointer: '/query/limit', detail: `must be from 1 to ${maxPageSize}` }],
     });
   }
   return { limit, afterId: query.cursor === undefined ? 0 : decodeCursor(String(query.cursor)) };

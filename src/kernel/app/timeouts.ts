@@ -67,12 +67,7 @@ export function parseTimeoutSettings(options: { file: Record<string, unknown>; e
  * request timeouts every `connectionsCheckingInterval`, 30 s by default: checking every second
  * keeps the bounds close to what is configured.
  */
-export function toServerOptions(settings: TimeoutSettings): {
-  requestTimeout: number;
-  keepAliveTimeout: number;
-  connectionTimeout: number;
-  http: { headersTimeout: number; connectionsCheckingInterval: number };
-} {
+export function toServerOptions(settings: TimeoutSettings) {
   return {
     requestTimeout: settings.requestSeconds * 1000,
     keepAliveTimeout: settings.keepAliveSeconds * 1000,

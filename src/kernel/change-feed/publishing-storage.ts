@@ -17,10 +17,7 @@ export const ChangeTopic = {
  */
 export function publishingStorage<S extends Storage>(options: { storage: S; feed: ChangeFeed }): S {
   const { storage, feed } = options;
-  const lifecycle = storage.lifecycle;
-  const apiKeys = storage.apiKeys;
-  const clients = storage.clients;
-  const extendedAccess = storage.extendedAccess;
+  const { lifecycle, apiKeys, clients, extendedAccess } = storage;
   // The stores' reads pass as they are (plain objects: a spread keeps their methods). A write,
   // then its topics on the feed once the write has committed (and, with `when`, changed something).
   const announce =

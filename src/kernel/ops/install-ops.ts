@@ -35,11 +35,7 @@ declare module 'fastify' {
 }
 
 /** The resolved wiring, with defaults filled in. */
-export interface ResolvedOps {
-  changeFeed: ChangeFeed;
-  metrics: ServiceMetrics;
-  shuttingDown: () => boolean;
-}
+export type ResolvedOps = Required<Pick<OpsWiring, 'changeFeed' | 'metrics' | 'shuttingDown'>>;
 
 export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
   return {
@@ -49,24 +45,23 @@ export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
   };
 }
 
+interface InstallOpsOptions {
+  wiring?: OpsWiring;
+  ops: ResolvedOps;
+  storage: Storage;
+  runtime: LiveLifecycle;
+  recorder: UsageRecorder;
+  apiPrefix: string;
+  clientOf: InstallMetricsOptions['clientOf'];
+}
+
 /**
  * Install what an operator needs: request ids on every response, `/livez` and `/readyz`,
  * `/metrics`, `Connection: close` while shutting down, and
  * the lifecycle following the change feed (plus a periodic reconcile for missed messages).
  */
-export function installOps(
-  app: FastifyInstance,
-  options: {
-    wiring?: OpsWiring;
-    ops: ResolvedOps;
-    storage: Storage;
-    runtime: LiveLifecycle;
-    recorder: UsageRecorder;
-    apiPrefix: string;
-    clientOf: InstallMetricsOptions['clientOf'];
-  },
-): void {
-  const { ops, storage, runtime, recorder } = options;
+export function installOps(app: FastifyInstance, options: InstallOpsOptions): void {
+  const { ops, storage, runtime } = options;
   const wiring = options.wiring ?? {};
   const { metrics, changeFeed } = ops;
   app.decorate('changeFeed', changeFeed);
@@ -84,13 +79,7 @@ export function installOps(
     clientOf: options.clientOf,
   });
   registerSunsetGauge(metrics, runtime);
-  registerStateGauges({
-    metrics,
-    storage,
-    recorder,
-    changeFeed,
-    ...(wiring.rateLimitStore ? { rateLimit: wiring.rateLimitStore } : {}),
-  });
+  registerStateGauges(options);
 
   const refresh = () =>
     void runtime
@@ -141,14 +130,9 @@ function registerSunsetGauge(metrics: ServiceMetrics, runtime: LiveLifecycle): v
   });
 }
 
-function registerStateGauges(options: {
-  metrics: ServiceMetrics;
-  storage: Storage;
-  recorder: UsageRecorder;
-  changeFeed: ChangeFeed;
-  rateLimit?: FallbackRateLimitStore;
-}): void {
-  const { metrics, storage, recorder, changeFeed, rateLimit } = options;
+function registerStateGauges({ ops, storage, recorder, wiring }: InstallOpsOptions): void {
+  const { metrics, changeFeed } = ops;
+  const rateLimit = wiring?.rateLimitStore;
   metrics.registerGauge({
     name: 'versionary_usage_buffer_depth',
     help: 'Usage records buffered in memory, not yet written.',

@@ -81,7 +81,7 @@ export interface OperationCount {
 export type OperationUsageRow = Omit<OperationCount, 'hour'>;
 
 /** The calls a read counts: from `since` to before `until`, of one version or client when asked. */
-interface UsageWindow {
+export interface UsageWindow {
   since: number;
   until?: number;
   version?: string;

@@ -1,8 +1,8 @@
 import type { ElementDeprecation } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationContext } from '../../http/index.ts';
-import type { Page } from '../../kernel/ports/index.ts';
-import { encodeCursor, type PageRequest } from './params.ts';
+import type { Page, PageOptions } from '../../kernel/ports/index.ts';
+import { encodeCursor } from './params.ts';
 
 type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
 
@@ -11,7 +11,7 @@ export function toListResult<T, Item>(options: {
   ctx: ListContext;
   path: string;
   page: Page<T>;
-  request: PageRequest;
+  request: PageOptions;
   toItem: (item: T) => Item;
 }) {
   const { ctx, path, page, request } = options;

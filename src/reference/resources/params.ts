@@ -17,4 +17,4 @@ export function notFound(what: string, id: number): VersionaryError {
   return new VersionaryError({ code: ErrorCode.NotFound, detail: `No ${what} with id ${id}.` });
 }
 
-export { encodeCursor, parsePage, type PageRequest } from '../../kernel/app/page.ts';
+export { encodeCursor, parsePage } from '../../kernel/app/page.ts';

@@ -70,11 +70,8 @@ function storageUnavailable(error: unknown): VersionaryError {
  * pass through untouched.
  */
 export function guardStores<T extends object>(stores: T): T {
-  const guarded: Record<string, unknown> = {};
-  for (const [name, store] of Object.entries(stores)) {
-    guarded[name] = isStore(store) ? guardMethods(store) : store;
-  }
-  return guarded as T;
+  const guarded = Object.entries(stores).map(([name, store]) => [name, isStore(store) ? guardMethods(store) : store]);
+  return Object.fromEntries(guarded) as T;
 }
 
 function isStore(value: unknown): value is Record<string, unknown> {
@@ -87,19 +84,17 @@ function isStore(value: unknown): value is Record<string, unknown> {
 }
 
 function guardMethods(store: Record<string, unknown>): Record<string, unknown> {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(store)) {
-    if (typeof member !== 'function') {
-      wrapped[name] = member;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (member as (...a: unknown[]) => Promise<unknown>).apply(store, args);
-      } catch (error) {
-        throw isTransientStorageError(error) ? storageUnavailable(error) : error;
-      }
-    };
-  }
-  return wrapped;
+  const guarded = Object.entries(store).map(([name, member]) => [
+    name,
+    typeof member !== 'function'
+      ? member
+      : async (...args: unknown[]) => {
+          try {
+            return await (member as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+          } catch (error) {
+            throw isTransientStorageError(error) ? storageUnavailable(error) : error;
+          }
+        },
+  ]);
+  return Object.fromEntries(guarded) as Record<string, unknown>;
 }

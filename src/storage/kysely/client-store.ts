@@ -12,18 +12,15 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
   const load = async (rows: Selectable<ClientsTable>[]): Promise<Client[]> => {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const contacts = await db
-      .selectFrom('versionary_client_contacts')
-      .selectAll()
-      .where('client_id', 'in', ids)
-      .orderBy('position')
-      .execute();
-    const webhooks = await db
-      .selectFrom('versionary_client_webhooks')
-      .selectAll()
-      .where('client_id', 'in', ids)
-      .orderBy('position')
-      .execute();
+    const childrenOf = <T extends ChildTable>(table: T) =>
+      db
+        .selectFrom(table as ChildTable)
+        .selectAll()
+        .where('client_id', 'in', ids)
+        .orderBy('position')
+        .execute() as Promise<Selectable<Tables[T]>[]>;
+    const contacts = await childrenOf('versionary_client_contacts');
+    const webhooks = await childrenOf('versionary_client_webhooks');
     return rows.map((r) => ({
       ...clients.fromRow(r),
       contacts: contacts
@@ -84,21 +81,15 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       return Object.fromEntries(rows.map((r) => [r.id, r.minimum_version!]));
     },
     async update(client) {
+      const { name, updatedAt, minimumVersion } = client;
       return db.transaction().execute(async (tx) => {
         const result = await tx
           .updateTable('versionary_clients')
-          .set(
-            clients.columnsOf({
-              name: client.name,
-              updatedAt: client.updatedAt,
-              minimumVersion: client.minimumVersion,
-            }),
-          )
+          .set(clients.columnsOf({ name, updatedAt, minimumVersion }))
           .where('id', '=', client.id)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
-        await tx.deleteFrom('versionary_client_contacts').where('client_id', '=', client.id).execute();
-        await tx.deleteFrom('versionary_client_webhooks').where('client_id', '=', client.id).execute();
+        await deleteChildren(tx, client.id);
         await writeChildren(tx, client);
         return true;
       });
@@ -106,8 +97,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
     async delete(id) {
       return db.transaction().execute(async (tx) => {
         // Children first: SQLite enforces the cascade only with foreign keys on, which a caller may not have.
-        await tx.deleteFrom('versionary_client_contacts').where('client_id', '=', id).execute();
-        await tx.deleteFrom('versionary_client_webhooks').where('client_id', '=', id).execute();
+        await deleteChildren(tx, id);
         const result = await tx.deleteFrom('versionary_clients').where('id', '=', id).executeTakeFirst();
         return Number(result.numDeletedRows) > 0;
       });
@@ -132,34 +122,33 @@ const clients = rowMapping<Omit<Client, 'contacts' | 'webhooks'>>({
   minimumVersion: optional(asIs),
 });
 
+/** The tables of a client's contacts and webhooks, in a row each, with the client's id and their position. */
+const childTables = ['versionary_client_contacts', 'versionary_client_webhooks'] as const;
+type ChildTable = (typeof childTables)[number];
+
 async function writeChildren(tx: Transaction<Tables>, client: Client): Promise<void> {
-  if (client.contacts.length > 0) {
+  const { id, contacts, webhooks } = client;
+  if (contacts.length > 0)
     await tx
       .insertInto('versionary_client_contacts')
       .values(
-        client.contacts.map((c, position) => ({
-          client_id: client.id,
+        contacts.map((c, position) => ({
+          client_id: id,
           email: c.email.toLowerCase(),
           subscribed: c.subscribed ? 1 : 0,
           position,
         })),
       )
       .execute();
-  }
-  if (client.webhooks.length > 0) {
+  if (webhooks.length > 0)
     await tx
       .insertInto('versionary_client_webhooks')
-      .values(
-        client.webhooks.map((w, position) => ({
-          id: w.id,
-          client_id: client.id,
-          url: w.url,
-          secret: w.secret,
-          position,
-        })),
-      )
+      .values(webhooks.map((w, position) => ({ id: w.id, client_id: id, url: w.url, secret: w.secret, position })))
       .execute();
-  }
+}
+
+async function deleteChildren(tx: Transaction<Tables>, clientId: string): Promise<void> {
+  for (const table of childTables) await tx.deleteFrom(table).where('client_id', '=', clientId).execute();
 }
 
 function decodePosition(after: string): { createdAt: number; id: string } | undefined {

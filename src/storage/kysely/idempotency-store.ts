@@ -30,12 +30,8 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
         .onConflict((oc) => oc.columns(['client_id', 'key']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'started' };
-      const row = await db
-        .selectFrom('versionary_idempotency_keys')
-        .selectAll()
-        .where('client_id', '=', clientId)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const stored = db.selectFrom('versionary_idempotency_keys').selectAll();
+      const row = await matching(stored, { client_id: clientId, key }).executeTakeFirst();
       if (!row) return { kind: 'running' };
       if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (row.state !== 'done') return { kind: 'running' };
@@ -56,10 +52,7 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
         .execute();
     },
     async abandon({ clientId, key, claimedAt }) {
-      await db
-        .deleteFrom('versionary_idempotency_keys')
-        .where((eb) => eb.and(claim(clientId, key, claimedAt)))
-        .execute();
+      await matching(db.deleteFrom('versionary_idempotency_keys'), claim(clientId, key, claimedAt)).execute();
     },
   };
 }

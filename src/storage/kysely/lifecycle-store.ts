@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { deprecationDateKeys } from '../../core/lifecycle/index.ts';
 import type {
   DeprecationDates,
@@ -6,7 +6,7 @@ import type {
   LifecycleStore,
   StoredSchedule,
 } from '../../kernel/ports/index.ts';
-import { asIs, flag, numeric, optional, rowMapping, type Fields } from './mapping.ts';
+import { asIs, flag, numeric, optional, rowMapping, type Fields, type Row } from './mapping.ts';
 import type { Tables } from './tables.ts';
 
 /**
@@ -14,31 +14,26 @@ import type { Tables } from './tables.ts';
  * same database converges on the same schedule.
  */
 export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
+  // Insert the row, or set its other columns on the one its key columns name.
+  const upsert = async (table: keyof Tables, row: Row, keys: string[]) => {
+    const rest = Object.fromEntries(Object.entries(row).filter(([column]) => !keys.includes(column)));
+    const loose = db as unknown as Kysely<Record<string, Row>>;
+    await loose
+      .insertInto(table)
+      .values(row)
+      .onConflict((oc) => oc.columns(keys).doUpdateSet(rest))
+      .execute();
+  };
   return {
     async listSchedules() {
       return (await db.selectFrom('versionary_version_schedules').selectAll().execute()).map(schedules.fromRow);
     },
-    async saveSchedule(s) {
-      const row = schedules.toRow(s) as Insertable<Tables['versionary_version_schedules']>;
-      const { version: _key, ...rest } = row;
-      await db
-        .insertInto('versionary_version_schedules')
-        .values(row)
-        .onConflict((oc) => oc.column('version').doUpdateSet(rest))
-        .execute();
-    },
+    saveSchedule: (s) => upsert('versionary_version_schedules', schedules.toRow(s), ['version']),
     async listEndpointDeprecations() {
       return (await db.selectFrom('versionary_endpoint_deprecations').selectAll().execute()).map(endpoints.fromRow);
     },
-    async saveEndpointDeprecation(d) {
-      const row = endpoints.toRow(d) as Insertable<Tables['versionary_endpoint_deprecations']>;
-      const { version: _version, method: _method, path: _path, ...rest } = row;
-      await db
-        .insertInto('versionary_endpoint_deprecations')
-        .values(row)
-        .onConflict((oc) => oc.columns(['version', 'method', 'path']).doUpdateSet(rest))
-        .execute();
-    },
+    saveEndpointDeprecation: (d) =>
+      upsert('versionary_endpoint_deprecations', endpoints.toRow(d), ['version', 'method', 'path']),
   };
 }
 

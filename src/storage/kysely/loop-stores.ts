@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely, type MigratorProps } from 'kysely';
 import type { ResourceStores, Storage } from '../../kernel/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from './api-key-store.ts';
@@ -16,26 +16,6 @@ import { createUsageLogStore } from './usage-log-store.ts';
 import { operationPageRows } from './usage-operations.ts';
 import { createUsageStore } from './usage-store.ts';
 import { createUserStore } from './user-store.ts';
-
-/**
- * The loop's ten stores over one database, each guarded so that a busy, full or unreachable
- * database is a 503, not a 500. The two databases differ in what they can do: PostgreSQL skips
- * rows locked by another instance's outbox worker, and reads longer pages.
- */
-function createLoopStores(db: Kysely<Tables>, dialect: 'sqlite' | 'postgres') {
-  return guardStores({
-    lifecycle: createLifecycleStore(db),
-    usage: createUsageStore(db, { operationPageRows: operationPageRows[dialect] }),
-    usageLog: createUsageLogStore(db),
-    apiKeys: createApiKeyStore(db),
-    approvals: createApprovalStore(db),
-    extendedAccess: createExtendedAccessStore(db),
-    extendedAccessRequests: createExtendedAccessRequestStore(db),
-    idempotency: createIdempotencyStore(db),
-    clients: createClientStore(db),
-    notices: createNoticeStore(db, { skipLocked: dialect === 'postgres' }),
-  });
-}
 
 /**
  * The storage ports over a database both adapters open alike: the loop's tables migrated (the
@@ -58,9 +38,24 @@ export async function openLoopStorage(
     await db.destroy();
     throw error;
   }
+  const sqlite = dialect.serial === 'integer';
   return {
     db,
-    ...createLoopStores(db, dialect.serial === 'integer' ? 'sqlite' : 'postgres'),
+    // Each store guarded, so that a busy, full or unreachable database is a 503, not a 500. The two
+    // databases differ in what they can do: PostgreSQL skips rows locked by another instance's
+    // outbox worker, and reads longer pages.
+    ...guardStores({
+      lifecycle: createLifecycleStore(db),
+      usage: createUsageStore(db, { operationPageRows: operationPageRows[sqlite ? 'sqlite' : 'postgres'] }),
+      usageLog: createUsageLogStore(db),
+      apiKeys: createApiKeyStore(db),
+      approvals: createApprovalStore(db),
+      extendedAccess: createExtendedAccessStore(db),
+      extendedAccessRequests: createExtendedAccessRequestStore(db),
+      idempotency: createIdempotencyStore(db),
+      clients: createClientStore(db),
+      notices: createNoticeStore(db, { skipLocked: !sqlite }),
+    }),
     resources: once(() => underLock(() => migrateResources(db, dialect))),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
@@ -76,19 +71,12 @@ export async function openLoopStorage(
  */
 async function migrateLoop(db: Kysely<Tables>, dialect: AdoptDialect): Promise<void> {
   await adoptLegacyLayout(db as unknown as Kysely<unknown>, dialect);
-  await run(new Migrator({ db, provider: createMigrationProvider(dialect), ...loopMigrationTables, ...at(dialect) }));
+  await migrate(db, dialect, { provider: createMigrationProvider(dialect), ...loopMigrationTables });
 }
 
 /** Migrate the reference service's users and posts (history in `reference_migration`), and return their stores. */
 async function migrateResources(db: Kysely<Tables>, dialect: AdoptDialect): Promise<ResourceStores> {
-  await run(
-    new Migrator({
-      db,
-      provider: createReferenceMigrationProvider(dialect),
-      ...referenceMigrationTables,
-      ...at(dialect),
-    }),
-  );
+  await migrate(db, dialect, { provider: createReferenceMigrationProvider(dialect), ...referenceMigrationTables });
   const resources = db as unknown as Kysely<ResourceTables>;
   // A busy or unreachable database is a 503, as for the loop's stores.
   return guardStores({ users: createUserStore(resources), posts: createPostStore(resources) });
@@ -104,10 +92,9 @@ function once<T>(open: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-// Name the schema on PostgreSQL: without it the migrator can mistake another schema's bookkeeping tables for ours.
-const at = (dialect: AdoptDialect) => (dialect.schema ? { migrationTableSchema: dialect.schema } : {});
-
-async function run(migrator: Migrator): Promise<void> {
-  const { error } = await migrator.migrateToLatest();
+async function migrate(db: Kysely<Tables>, dialect: AdoptDialect, options: Omit<MigratorProps, 'db'>): Promise<void> {
+  // Name the schema on PostgreSQL: without it the migrator can mistake another schema's bookkeeping tables for ours.
+  const at = dialect.schema ? { migrationTableSchema: dialect.schema } : {};
+  const { error } = await new Migrator({ db, ...options, ...at }).migrateToLatest();
   if (error) throw error;
 }

@@ -1,5 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
-import type { ExtendedAccessSubject } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessSubject, Page } from '../../kernel/ports/index.ts';
 import type { SubjectColumns } from './tables.ts';
 
 /** A row as a driver answers it, or as a write's values. */
@@ -97,4 +97,19 @@ export function matching<Q>(query: Q, values: Row): Q {
   for (const [column, value] of Object.entries(values))
     if (value !== undefined) q = q.where(column, value === null ? 'is' : '=', value);
   return q as unknown as Q;
+}
+
+/** One page of `limit` records in id order: a row more is read, to know whether another page follows. */
+export async function readPage<T extends { id: number }>(
+  query: unknown,
+  limit: number,
+  toRecord: (row: never) => T,
+): Promise<Page<T>> {
+  const q = query as SelectQueryBuilder<Record<string, Row>, string, Row>;
+  const rows = await q
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  const items = rows.slice(0, limit).map((row) => toRecord(row as never));
+  return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
 }

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Brownout, NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
 import type { NoticeStore, OutboxNotice } from '../../kernel/ports/notices.ts';
-import { asIs, inColumn, json, numeric, optional, rowMapping } from './mapping.ts';
+import { asIs, inColumn, json, matching, numeric, optional, readPage, rowMapping } from './mapping.ts';
 import type { BrownoutsTable, NoticeOutboxTable, Tables } from './tables.ts';
 
 export interface NoticeStoreOptions {
@@ -104,17 +104,9 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-    async list({ clientId, status, kind, limit, afterId }) {
-      let query = db.selectFrom('versionary_notice_outbox').selectAll().where('id', '>', afterId);
-      if (clientId !== undefined) query = query.where('client_id', '=', clientId);
-      if (status !== undefined) query = query.where('status', '=', status);
-      if (kind !== undefined) query = query.where('kind', '=', kind);
-      const rows = await query
-        .orderBy('id')
-        .limit(limit + 1)
-        .execute();
-      const items = rows.slice(0, limit).map(toNotice);
-      return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
+    list({ clientId, status, kind, limit, afterId }) {
+      const query = db.selectFrom('versionary_notice_outbox').selectAll().where('id', '>', afterId);
+      return readPage(matching(query, { client_id: clientId, status, kind }), limit, toNotice);
     },
     async get(id) {
       const row = await db.selectFrom('versionary_notice_outbox').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { PostRecord, PostStore } from '../../kernel/ports/index.ts';
+import { readPage } from './mapping.ts';
 import type { PostsTable, ResourceTables } from './tables.ts';
 
 /**
@@ -8,18 +9,12 @@ import type { PostsTable, ResourceTables } from './tables.ts';
  */
 export function createPostStore(db: Kysely<ResourceTables>): PostStore {
   return {
-    async list({ userId, limit, afterId }) {
-      const rows = await db
-        .selectFrom('posts')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(limit + 1)
-        .execute();
-      const items = rows.slice(0, limit).map(toPost);
-      return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
-    },
+    list: ({ userId, limit, afterId }) =>
+      readPage(
+        db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '>', afterId),
+        limit,
+        toPost,
+      ),
     async get({ userId, postId }) {
       const row = await db
         .selectFrom('posts')

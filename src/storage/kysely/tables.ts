@@ -4,6 +4,8 @@ import type {
   ApiKeyRecord,
   ChangeApproval,
   Client,
+  ClientContact,
+  ClientWebhook,
   EndpointDeprecation,
   ExtendedAccessGrant,
   ExtendedAccessRequest,
@@ -54,20 +56,8 @@ interface IdempotencyKeysTable {
 
 export type ClientsTable = Columns<Omit<Client, 'contacts' | 'webhooks'>>;
 
-interface ClientContactsTable {
-  client_id: string;
-  email: string;
-  subscribed: number;
-  position: number;
-}
-
-interface ClientWebhooksTable {
-  id: string;
-  client_id: string;
-  url: string;
-  secret: string;
-  position: number;
-}
+/** A row of a client's contacts or webhooks: the client's id, and its place in the client's list. */
+type ClientChild<R> = Columns<R> & { client_id: string; position: number };
 
 /** The value columns every usage rollup table has. */
 export interface RollupValues {
@@ -83,21 +73,6 @@ interface EndpointKeyColumns extends RollupValues {
   endpoint: string;
   client_id: string;
   key_id: string;
-}
-
-/** `versionary_usage_client_days`: calls per (UTC day, version, client), for charts. */
-interface UsageClientDaysTable extends RollupValues {
-  day: number;
-  version: string;
-  client_id: string;
-}
-
-/** `versionary_usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
-interface UsageElementsTable extends RollupValues {
-  element: string;
-  version: string;
-  endpoint: string;
-  client_id: string;
 }
 
 /** The columns of an operation count, per hour or per day. */
@@ -129,16 +104,18 @@ export interface Tables {
   versionary_api_keys: ApiKeysTable;
   versionary_idempotency_keys: IdempotencyKeysTable;
   versionary_clients: ClientsTable;
-  versionary_client_contacts: ClientContactsTable;
-  versionary_client_webhooks: ClientWebhooksTable;
+  versionary_client_contacts: ClientChild<Omit<ClientContact, 'subscribed'>> & { subscribed: number };
+  versionary_client_webhooks: ClientChild<ClientWebhook>;
   /** Calls per (minute, version, endpoint, client, key). */
   versionary_usage_minutes: EndpointKeyColumns & { minute: number };
   /** The same per UTC day. */
   versionary_usage_days: EndpointKeyColumns & { day: number };
-  versionary_usage_client_days: UsageClientDaysTable;
+  /** Calls per (UTC day, version, client), for charts. */
+  versionary_usage_client_days: Omit<EndpointKeyColumns, 'endpoint' | 'key_id'> & { day: number };
   /** Every call ever, per (version, endpoint, client, key), for the summary. */
   versionary_usage_totals: EndpointKeyColumns;
-  versionary_usage_elements: UsageElementsTable;
+  /** Every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
+  versionary_usage_elements: Omit<EndpointKeyColumns, 'key_id'> & { element: string };
   /** Calls of every version per (UTC hour, version, endpoint, client). */
   versionary_usage_operation_hours: OperationCountColumns & { hour: number };
   /** The hourly operation counts summed per UTC day, kept beside them. */

@@ -1,26 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type { ClientUsageRow } from '../../kernel/ports/index.ts';
+import type { ClientUsageRow, UsageWindow } from '../../kernel/ports/index.ts';
 import { matching, type Row } from './mapping.ts';
 import type { Tables } from './tables.ts';
-import {
-  addUp,
-  dayMs,
-  filterSql,
-  minuteMs,
-  scanPages,
-  sortedSums,
-  type Filters,
-  type Sum,
-} from './usage-paged-scan.ts';
+import { addUp, dayMs, dayParts, filterSql, minuteMs, scanPages, sortedSums, type Sum } from './usage-paged-scan.ts';
 import { rollups } from './usage-rollups.ts';
 
-type Table = 'versionary_usage_minutes' | 'versionary_usage_days' | 'versionary_usage_totals';
-
-/** One part of a window: a table, and the span of its time column read in slices of `sliceMs`. */
-interface Part {
-  table: Table;
-  window?: { time: 'minute' | 'day'; from: number; to: number; sliceMs: number };
-}
+// The tables of a window that does not hold every call: its edges in minutes, whole days between.
+const minutes = { table: 'versionary_usage_minutes', time: 'minute', sliceMs: 60 * minuteMs } as const;
+const days = { table: 'versionary_usage_days', time: 'day', sliceMs: 7 * dayMs } as const;
 
 const columns = sql`client_id, version, endpoint, key_id, calls, first_seen, last_seen, user_agent`;
 const keyColumns = ['client_id', 'version', 'endpoint', 'key_id'];
@@ -33,7 +20,7 @@ const keyColumns = ['client_id', 'version', 'endpoint', 'key_id'];
  */
 export async function readByClient(
   db: Kysely<Tables>,
-  options: { since: number; until?: number | undefined } & Filters,
+  options: UsageWindow,
   pageRows: number,
 ): Promise<ClientUsageRow[]> {
   const filters = filterSql(options);
@@ -56,11 +43,12 @@ export async function readByClient(
   // No call was recorded before the first: a window from 0 (the closing's lookback) starts there, not
   // in 1970 (some 2,900 weekly slices, each a query, before the first row).
   const from = { ...options, since: Math.max(options.since, Number(span.first)) };
-  for (const part of coversAll ? [{ table: 'versionary_usage_totals' as const }] : windowParts(from, last))
-    await scanPages(
-      db,
-      { table: part.table, keys: rollups[part.table], columns, conditions: filters, pageRows, window: part.window },
-      (rows) => addUp(sums, keyColumns, rows),
+  const parts = coversAll
+    ? [{ table: 'versionary_usage_totals' as const, window: undefined }]
+    : windowParts(from, last);
+  for (const { table, window } of parts)
+    await scanPages(db, { table, keys: rollups[table], columns, conditions: filters, pageRows, window }, (rows) =>
+      addUp(sums, keyColumns, rows),
     );
   return sortedSums(sums, ['clientId', 'version', 'endpoint', 'keyId']).map(({ keyId, agent, ...row }) => ({
     ...(row as Omit<ClientUsageRow, 'keyId' | 'userAgent'>),
@@ -69,26 +57,11 @@ export async function readByClient(
   }));
 }
 
-/** Minutes at the edges and days between, up to the last call recorded when the window is open-ended. */
-function windowParts(options: { since: number; until?: number | undefined }, last: number): Part[] {
-  const { until } = options;
-  if (until !== undefined && until <= options.since) return [];
-  const since = Math.floor(options.since / minuteMs) * minuteMs;
-  let daysFrom = Math.ceil(since / dayMs) * dayMs;
-  let daysTo = until === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(until / dayMs) * dayMs;
-  if (daysTo <= daysFrom) daysFrom = daysTo = since;
-  const parts: Part[] = [];
-  const minutes = (from: number, to: number) =>
-    parts.push({ table: 'versionary_usage_minutes', window: { time: 'minute', from, to, sliceMs: 60 * minuteMs } });
-  if (daysFrom > since) minutes(since, daysFrom);
-  const lastDay = until === undefined ? Math.floor(last / dayMs) * dayMs + dayMs : daysTo;
-  if (lastDay > daysFrom)
-    parts.push({
-      table: 'versionary_usage_days',
-      window: { time: 'day', from: daysFrom, to: lastDay, sliceMs: 7 * dayMs },
-    });
-  if (until !== undefined && until > daysTo) minutes(daysTo, until);
-  return parts;
+/** Minutes at the edges and days between, up to the end of the last call's day when the window is open-ended. */
+function windowParts({ since, until }: UsageWindow, last: number) {
+  if (until !== undefined && until <= since) return [];
+  const to = until ?? Math.floor(last / dayMs) * dayMs + dayMs;
+  return dayParts({ from: Math.floor(since / minuteMs) * minuteMs, to }, minutes, days);
 }
 
 /**
@@ -100,17 +73,10 @@ export async function readCalledBefore(
   o: { clientId: string; version: string; endpoint?: string; element?: string; before: number },
 ): Promise<boolean> {
   const calls = { client_id: o.clientId, version: o.version, endpoint: o.endpoint };
+  const elementCalls = { client_id: o.clientId, version: o.version, element: o.element };
   const probes: Array<[table: keyof Tables, values: Row, time: string, operator: '<' | '<=', at: number]> =
     o.element !== undefined
-      ? [
-          [
-            'versionary_usage_elements',
-            { ...calls, endpoint: undefined, element: o.element },
-            'first_seen',
-            '<',
-            o.before,
-          ],
-        ]
+      ? [['versionary_usage_elements', elementCalls, 'first_seen', '<', o.before]]
       : [
           ['versionary_usage_totals', calls, 'first_seen', '<', o.before],
           // Whole hours only: a refused call later in the closing hour must not count as an earlier one.

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { OperationCount, OperationUsageRow, UsageStore } from '../../kernel/ports/index.ts';
+import type { OperationCount, OperationUsageRow, UsageStore, UsageWindow } from '../../kernel/ports/index.ts';
 import type { OperationCountColumns, Tables } from './tables.ts';
-import { addUp, dayMs, filterSql, hourMs, scanPages, sortedSums, type Filters, type Sum } from './usage-paged-scan.ts';
-import { upsertRollup } from './usage-rollups.ts';
+import { addUp, dayMs, dayParts, filterSql, hourMs, scanPages, sortedSums, type Sum } from './usage-paged-scan.ts';
+import { sortedByKey, upsertRollup } from './usage-rollups.ts';
 
 const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
 const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
@@ -88,7 +88,7 @@ function merge(rows: readonly CountRow[]): CountRow[] {
       if (r.last_seen > row.last_seen) row.last_seen = r.last_seen;
     } else byKey.set(key, { ...r });
   }
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return sortedByKey(byKey);
 }
 
 /**
@@ -104,12 +104,6 @@ const sources = {
   days: { table: 'versionary_usage_operation_days', time: 'day', sliceMs: 7 * dayMs },
 } as const;
 
-interface Part {
-  source: (typeof sources)[keyof typeof sources];
-  from: number;
-  to: number;
-}
-
 const keyColumns = ['version', 'endpoint', 'client_id'] as const;
 
 /**
@@ -122,7 +116,7 @@ const keyColumns = ['version', 'endpoint', 'client_id'] as const;
  */
 async function readOperationUsage(
   db: Kysely<Tables>,
-  options: { since: number; until?: number } & Filters,
+  options: UsageWindow,
   pageRows: number,
 ): Promise<OperationUsageRow[]> {
   // The hours held bound the window: a window reaching far past them reads no empty slices. Two
@@ -141,25 +135,12 @@ async function readOperationUsage(
     Number(last) + hourMs,
   );
   if (to <= from) return [];
-  const daysFrom = Math.ceil(from / dayMs) * dayMs;
-  const daysTo = Math.floor(to / dayMs) * dayMs;
-  const parts: Part[] =
-    daysTo > daysFrom
-      ? [
-          { source: sources.hours, from, to: daysFrom },
-          { source: sources.days, from: daysFrom, to: daysTo },
-          { source: sources.hours, from: daysTo, to },
-        ]
-      : [{ source: sources.hours, from, to }];
   const columns = sql`version, endpoint, client_id, calls, last_seen`;
   const conditions = filterSql(options);
   const sums = new Map<string, Sum>();
-  for (const { source, from, to } of parts) {
-    const { table, time, sliceMs } = source;
-    const window = { time, from, to, sliceMs };
-    await scanPages(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows, window }, (rows) =>
+  for (const { table, window } of dayParts({ from, to }, sources.hours, sources.days))
+    await scanPages(db, { table, keys: [window.time, ...keyColumns], columns, conditions, pageRows, window }, (rows) =>
       addUp(sums, keyColumns, rows),
     );
-  }
   return sortedSums(sums, ['version', 'endpoint', 'clientId']) as OperationUsageRow[];
 }

@@ -1,17 +1,13 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { UsageWindow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 
 export const minuteMs = 60_000;
 export const hourMs = 3_600_000;
 export const dayMs = 86_400_000;
 
-/** The optional version and client a usage read is narrowed to. */
-export interface Filters {
-  version?: string | undefined;
-  clientId?: string | undefined;
-}
-
-export function filterSql(filters: Filters): RawBuilder<unknown>[] {
+/** The conditions of the version and the client a usage read is narrowed to, when it is. */
+export function filterSql(filters: UsageWindow): RawBuilder<unknown>[] {
   const conditions: RawBuilder<unknown>[] = [];
   if (filters.version !== undefined) conditions.push(sql`version = ${filters.version}`);
   if (filters.clientId !== undefined) conditions.push(sql`client_id = ${filters.clientId}`);
@@ -69,6 +65,24 @@ async function scanSlice<Row extends Record<string, unknown>>(
     if (rows.length < options.pageRows) return;
     after = rows[rows.length - 1];
   }
+}
+
+/** A table read by time: its time column, and the span of one slice of a read. */
+type Timed<T extends string> = { table: T; time: string; sliceMs: number };
+
+/**
+ * The parts of a window [from, to) a read scans: whole UTC days from the daily table between the
+ * ragged edges from the finer one, or only the finer one when the window holds no whole day.
+ */
+export function dayParts<T extends string>({ from, to }: { from: number; to: number }, fine: Timed<T>, days: Timed<T>) {
+  const daysFrom = Math.ceil(from / dayMs) * dayMs;
+  const daysTo = Math.floor(to / dayMs) * dayMs;
+  const part = ({ table, ...window }: Timed<T>, from: number, to: number) => ({
+    table,
+    window: { ...window, from, to },
+  });
+  if (daysTo <= daysFrom) return [part(fine, from, to)];
+  return [part(fine, from, daysFrom), part(days, daysFrom, daysTo), part(fine, daysTo, to)];
 }
 
 /** The columns of usage reads that hold counts and instants. */

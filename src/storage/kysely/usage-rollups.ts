@@ -71,11 +71,12 @@ export function foldCalls<T extends RollupTable>(
       }
     }
   }
-  const folded = {} as Record<T, Row[]>;
-  tables.forEach((table, t) => {
-    folded[table] = [...maps[t]!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  });
-  return folded;
+  return Object.fromEntries(tables.map((table, t) => [table, sortedByKey(maps[t]!)])) as Record<T, Row[]>;
+}
+
+/** A map's values in the order of their keys. */
+export function sortedByKey<R>(rows: Map<string, R>): R[] {
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 /**

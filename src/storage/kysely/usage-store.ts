@@ -1,9 +1,10 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+import type { UsageCall, UsageStore, UsageWindow } from '../../kernel/ports/index.ts';
+import { matching, readPage } from './mapping.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
 import { operationHoursStore, operationPageRows } from './usage-operations.ts';
-import { dayMs, filterSql, readRecords, recordOf, type Filters } from './usage-paged-scan.ts';
+import { dayMs, filterSql, readRecords, recordOf } from './usage-paged-scan.ts';
 import { elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
 
 /**
@@ -68,19 +69,10 @@ export function createUsageStore(
         sql`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
     FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`,
       ),
-    async list({ version, clientId, limit, afterId }) {
-      let query = db
-        .selectFrom('versionary_usage_calls')
-        .select(['id', 'version', 'endpoint', 'client_id', 'at'])
-        .where('version', '=', version)
-        .where('id', '>', afterId);
-      if (clientId !== undefined) query = query.where('client_id', '=', clientId);
-      const rows = await query
-        .orderBy('id')
-        .limit(limit + 1)
-        .execute();
-      const items = rows.slice(0, limit).map((r) => recordOf<UsageCall & { id: number }>(r));
-      return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
+    list({ version, clientId, limit, afterId }) {
+      const calls = db.selectFrom('versionary_usage_calls').select(['id', 'version', 'endpoint', 'client_id', 'at']);
+      const query = matching(calls, { version, client_id: clientId }).where('id', '>', afterId);
+      return readPage(query, limit, recordOf<UsageCall & { id: number }>);
     },
     async pruneRaw({ before }) {
       const result = await db.deleteFrom('versionary_usage_calls').where('at', '<', before).executeTakeFirst();
@@ -144,7 +136,7 @@ export async function writeUsageCalls(
 }
 
 /** The client-days rows of a window: from the UTC day of `since`, before `until`. */
-function daysWhere(options: Filters & { since: number; until?: number }) {
+function daysWhere(options: UsageWindow) {
   const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
   if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
   return sql.join(conditions, sql` AND `);

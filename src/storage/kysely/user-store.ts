@@ -38,6 +38,11 @@ export function createUserStore(db: Kysely<ResourceTables>): UserStore {
     }
     return page;
   };
+  // A conditional write that changed nothing: the user is there at another revision, or is not there (for this owner).
+  const staleOrMissing = async (id: number, owner: Owner | undefined) => {
+    const exists = await ownedBy(db.selectFrom('users').select('id').where('id', '=', id), owner).executeTakeFirst();
+    return exists ? ({ kind: 'stale' } as const) : ({ kind: 'missing' } as const);
+  };
   return {
     async list({ limit, afterId, owner, columns }) {
       const chosen = columns ? listColumns.filter((c) => c === 'id' || columns.includes(c)) : listColumns;
@@ -71,17 +76,13 @@ export function createUserStore(db: Kysely<ResourceTables>): UserStore {
       )
         .returningAll()
         .executeTakeFirst();
-      if (row) return { kind: 'ok', value: toUser(row) };
-      const exists = await ownedBy(db.selectFrom('users').select('id').where('id', '=', id), owner).executeTakeFirst();
-      return exists ? { kind: 'stale' } : { kind: 'missing' };
+      return row ? { kind: 'ok', value: toUser(row) } : staleOrMissing(id, owner);
     },
     async delete({ id, expectedRevision, owner }) {
       let query = ownedBy(db.deleteFrom('users').where('id', '=', id), owner);
       if (expectedRevision !== undefined) query = query.where('revision', '=', expectedRevision);
       const result = await query.executeTakeFirst();
-      if (Number(result.numDeletedRows) > 0) return { kind: 'ok', value: null };
-      const exists = await ownedBy(db.selectFrom('users').select('id').where('id', '=', id), owner).executeTakeFirst();
-      return exists ? { kind: 'stale' } : { kind: 'missing' };
+      return Number(result.numDeletedRows) > 0 ? { kind: 'ok', value: null } : staleOrMissing(id, owner);
     },
     async count() {
       const row = await db
