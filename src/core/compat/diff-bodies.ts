@@ -1,6 +1,6 @@
-import { emit, type DiffContext, type DocNode, type SchemaPair } from './diff-context.ts';
+import { emit, type DiffContext, type SchemaPair } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { Direction } from './types.ts';
 

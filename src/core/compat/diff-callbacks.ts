@@ -1,14 +1,11 @@
 import { child, compareChildSchemas, diffContent } from './diff-bodies.ts';
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext, type Side } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
-import type { DocumentSet } from './document-set.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
-
-type Side = { set: DocumentSet; resolver: RefResolver };
 
 /** One operation the API calls on a subscriber: a webhook or an operation's callback. */
 interface Outgoing {

@@ -1,23 +1,22 @@
 import type { DocumentSet } from './document-set.ts';
 import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
 import type { Audience } from '../lifecycle/schedule.ts';
-import { parsePointer } from './json-pointer.ts';
+import { parsePointer, type DocNode } from './json-pointer.ts';
 import { methodOfMember, operationMembers } from '../versions/openapi.ts';
 import { createRefResolver, type RefResolver, type ResolvedNode } from './ref-resolver.ts';
 import { compatRules, type RuleId } from './rules.ts';
 import type { Change, ChangeLocation, Direction } from './types.ts';
 
-/** A node somewhere in one of the two document sets. */
-export interface DocNode {
-  uri: string;
-  pointer: string;
-  value: unknown;
+/** One of the two descriptions: its documents and the resolver over them. */
+export interface Side {
+  set: DocumentSet;
+  resolver: RefResolver;
 }
 
 /** Shared state of one diff run. */
 export interface DiffContext {
-  old: { set: DocumentSet; resolver: RefResolver };
-  new: { set: DocumentSet; resolver: RefResolver };
+  old: Side;
+  new: Side;
   equivalence: EquivalenceChecker;
   /** Schema pairs already compared, per direction: the memo that makes cycles terminate. */
   compared: Set<string>;

@@ -1,6 +1,6 @@
-import { describeValue, emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
+import { describeValue, emit, type DiffContext, type ResolvedPair } from './diff-context.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
+import { joinPointer, nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
 import type { Direction } from './types.ts';

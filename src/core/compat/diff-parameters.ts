@@ -1,7 +1,7 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { OperationEntry } from './openapi-document.ts';

@@ -1,6 +1,6 @@
 import { diffContent, child, compareChildSchemas } from './diff-bodies.ts';
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { nodeAt } from './json-pointer.ts';
+import { emit, type DiffContext } from './diff-context.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 

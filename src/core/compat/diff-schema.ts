@@ -2,7 +2,6 @@ import {
   emit,
   linkPair,
   type DiffContext,
-  type DocNode,
   describeValue,
   nodeKey,
   type ResolvedPair,
@@ -12,7 +11,7 @@ import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
 import { canonicalJson, sameValue } from './equivalence.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
+import { joinPointer, nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeInfo } from './schema-model.ts';
 

@@ -1,9 +1,7 @@
-import { emit, type DiffContext, type DocNode, type EmitOptions } from './diff-context.ts';
-import type { DocumentSet } from './document-set.ts';
+import { emit, type DiffContext, type EmitOptions, type Side } from './diff-context.ts';
 import { canonicalJson } from './equivalence.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
+import { joinPointer, nodeAt, type DocNode } from './json-pointer.ts';
 import type { OperationEntry } from './openapi-document.ts';
-import type { RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';
 import type { Change } from './types.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -24,7 +22,6 @@ interface Effective {
   inherited: boolean;
 }
 
-type Side = { set: DocumentSet; resolver: RefResolver };
 type Report = (id: RuleId, message: string, values?: { oldValue?: unknown; newValue?: unknown }) => void;
 
 /** Most lists are shared by every operation through the global `security`: report those once. */

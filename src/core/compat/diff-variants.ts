@@ -1,5 +1,5 @@
-import { emit, type DiffContext, type DocNode, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
-import { nodeAt } from './json-pointer.ts';
+import { emit, type DiffContext, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import { asSchema, formatTypes, resolveSchema, typeInfo } from './schema-model.ts';

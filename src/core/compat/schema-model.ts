@@ -1,5 +1,5 @@
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import { isNullOnly, normalizeSchema } from './normalize-schema.ts';
 
 export type SchemaObject = Record<string, unknown>;
@@ -34,10 +34,7 @@ export function asSchema(value: unknown): SchemaObject {
  * 3.1 `anyOf`/`oneOf: [X, { type: 'null' }]`. A peeled nullable wrapper marks the result
  * `nullable`, with `site` naming the wrapper, where that nullability is written.
  */
-export function resolveSchema(
-  resolver: RefResolver,
-  node: { uri: string; pointer: string; value: unknown },
-): ResolvedNode {
+export function resolveSchema(resolver: RefResolver, node: DocNode): ResolvedNode {
   let resolved = resolver.resolve(node);
   for (let i = 0; i < 16; i++) {
     const schema = asSchema(resolved.value);

@@ -1,9 +1,9 @@
 import { formatDays } from '../lifecycle/durations.ts';
 import { minimumNoticeMs } from '../lifecycle/schedule-rules.ts';
 import { DAY_MS, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext } from './diff-context.ts';
 import { toDocumentSet } from './document-set.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';

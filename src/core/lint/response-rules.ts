@@ -1,4 +1,4 @@
-import { nodeAt } from '../compat/json-pointer.ts';
+import { nodeAt, type DocNode } from '../compat/json-pointer.ts';
 import { joinPointer } from '../compat/index.ts';
 import { collectFields } from '../compat/diff-object.ts';
 import { isObjectLike, resolveSchema } from '../compat/schema-model.ts';
@@ -33,7 +33,7 @@ export function checkProblemDetails(ctx: LintContext): LintFinding[] {
   return out;
 }
 
-function isProblemResponse(ctx: LintContext, response: { uri: string; pointer: string; value: unknown }): boolean {
+function isProblemResponse(ctx: LintContext, response: DocNode): boolean {
   const content = isObjectLike(response.value) ? response.value.content : undefined;
   if (!isObjectLike(content)) return false;
   return Object.entries(content).some(([media, body]) => {
@@ -68,7 +68,7 @@ export function checkDeprecatedSunset(ctx: LintContext): LintFinding[] {
   return out;
 }
 
-function documentsSunsetHeader(ctx: LintContext, operation: { uri: string; pointer: string; value: unknown }): boolean {
+function documentsSunsetHeader(ctx: LintContext, operation: DocNode): boolean {
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
   if (!isObjectLike(responses)) return false;
   return Object.entries(responses).some(([status, raw]) => {
