@@ -1,4 +1,4 @@
-import { emit, type DiffContext, type SchemaPair } from './diff-context.ts';
+import { emit, matchKeys, type DiffContext, type SchemaPair } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { nodeAt, type DocNode } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -45,34 +45,23 @@ export function diffContent(
   ctx: DiffContext,
   args: { old: DocNode; new: DocNode; direction: Direction; label: string },
 ): void {
-  const oc = mediaMap(args.old);
-  const nc = mediaMap(args.new);
-  for (const [media, node] of oc) {
-    if (!nc.has(media))
-      emit(ctx, `${args.direction}-media-type-removed`, {
-        at: node,
-        side: 'old',
-        direction: args.direction,
-        oldValue: media,
-        message: `The ${args.direction} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.`,
-      });
-  }
-  for (const [media, node] of nc) {
-    const old = oc.get(media);
-    if (old === undefined) {
-      emit(ctx, `${args.direction}-media-type-added`, {
-        at: node,
-        direction: args.direction,
-        newValue: media,
-        message: `The ${args.direction} content type ${media} was added.`,
-      });
-      continue;
-    }
-    compareChildSchemas(ctx, 'schema', { old, new: node, direction: args.direction, label: args.label });
-    // OpenAPI 3.2: each item of a sequential media type (JSON Lines, JSON text sequences, server-sent
-    // events, multipart/mixed) is validated by `itemSchema` on its own, so it is compared like a body.
-    compareChildSchemas(ctx, 'itemSchema', { old, new: node, direction: args.direction, label: `${args.label}[item]` });
-  }
+  const { direction, label } = args;
+  matchKeys(mediaMap(args.old), mediaMap(args.new), {
+    removed: (node, media) => {
+      const message = `The ${direction} content type ${media} is no longer ${direction === 'request' ? 'accepted' : 'produced'}.`;
+      emit(ctx, `${direction}-media-type-removed`, { at: node, side: 'old', direction, oldValue: media, message });
+    },
+    added: (node, media) => {
+      const message = `The ${direction} content type ${media} was added.`;
+      emit(ctx, `${direction}-media-type-added`, { at: node, direction, newValue: media, message });
+    },
+    both: (old, node) => {
+      compareChildSchemas(ctx, 'schema', { old, new: node, direction, label });
+      // OpenAPI 3.2: each item of a sequential media type (JSON Lines, JSON text sequences, server-sent
+      // events, multipart/mixed) is validated by `itemSchema` on its own, so it is compared like a body.
+      compareChildSchemas(ctx, 'itemSchema', { old, new: node, direction, label: `${label}[item]` });
+    },
+  });
 }
 
 function mediaMap(body: DocNode): Map<string, DocNode> {

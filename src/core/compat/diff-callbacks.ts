@@ -1,5 +1,5 @@
 import { child, compareChildSchemas, diffContent } from './diff-bodies.ts';
-import { emit, type DiffContext, type Side } from './diff-context.ts';
+import { emit, matchKeys, type DiffContext, type Side } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
@@ -113,37 +113,27 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
 
 /** The subscriber writes its response and the API reads it: request rules. */
 function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
-  const om = statusMap(child(ops.old.operation, 'responses'));
-  const nm = statusMap(child(ops.new.operation, 'responses'));
-  for (const [status, node] of om) {
-    if (nm.has(status) || !isSuccess(status)) continue;
-    emit(ctx, 'callback-response-status-removed', {
-      at: node,
-      side: 'old',
-      direction: 'request',
-      oldValue: status,
-      message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.`,
-    });
-  }
-  for (const [status, node] of nm) {
-    const old = om.get(status);
-    if (old === undefined) {
+  matchKeys(statusMap(child(ops.old.operation, 'responses')), statusMap(child(ops.new.operation, 'responses')), {
+    removed: (node, status) => {
+      if (!isSuccess(status)) return;
+      emit(ctx, 'callback-response-status-removed', {
+        at: node,
+        side: 'old',
+        direction: 'request',
+        oldValue: status,
+        message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.`,
+      });
+    },
+    added: (node, status) => {
+      const message = `The ${ops.new.label} now accepts a ${status} answer from subscribers.`;
       if (isSuccess(status))
-        emit(ctx, 'callback-response-status-added', {
-          at: node,
-          direction: 'request',
-          newValue: status,
-          message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.`,
-        });
-      continue;
-    }
-    diffContent(ctx, {
-      old: ctx.old.resolver.resolve(old),
-      new: ctx.new.resolver.resolve(node),
-      direction: 'request',
-      label: 'answer',
-    });
-  }
+        emit(ctx, 'callback-response-status-added', { at: node, direction: 'request', newValue: status, message });
+    },
+    both: (old, node) => {
+      const [o, n] = [ctx.old.resolver.resolve(old), ctx.new.resolver.resolve(node)];
+      diffContent(ctx, { old: o, new: n, direction: 'request', label: 'answer' });
+    },
+  });
 }
 
 /** Parameters of an outgoing call are what the API sends (headers, query): subscribers read them. */

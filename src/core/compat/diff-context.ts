@@ -79,6 +79,23 @@ export function emit(ctx: DiffContext, id: RuleId, options: EmitOptions): void {
   if (ctx.owner !== undefined) ctx.ownerOf.set(change, ctx.owner);
 }
 
+/**
+ * Walk two keyed maps: the keys only the old one has, then the new one's in order, each with its
+ * old counterpart or alone.
+ */
+export function matchKeys<K, O, N>(
+  old: ReadonlyMap<K, O>,
+  now: ReadonlyMap<K, N>,
+  on: { removed(o: O, key: K): void; added(n: N, key: K): void; both(o: O, n: N, key: K): void },
+): void {
+  for (const [key, o] of old) if (!now.has(key)) on.removed(o, key);
+  for (const [key, n] of now) {
+    const o = old.get(key);
+    if (o === undefined) on.added(n, key);
+    else on.both(o, n, key);
+  }
+}
+
 /** Record that the current pair (or operation) reaches schema pair `key`. */
 export function linkPair(ctx: DiffContext, key: string): void {
   const from = ctx.owner ?? `op:${ctx.via ?? ''}`;

@@ -1,4 +1,4 @@
-import { emit, type DiffContext } from './diff-context.ts';
+import { emit, matchKeys, type DiffContext } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
 import { nodeAt, type DocNode } from './json-pointer.ts';
@@ -20,28 +20,19 @@ interface Param {
  * match case-insensitively.
  */
 export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {
-  const oldParams = collectParams(ctx.old.resolver, ops.old);
-  const newParams = collectParams(ctx.new.resolver, ops.new);
-  for (const [key, op] of oldParams) {
-    if (newParams.has(key)) continue;
-    const removal = judgeRemoval(ctx, 'request-parameter', op.value);
-    const message = `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`;
-    emit(ctx, removal.id, { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message });
-  }
-  for (const [key, np] of newParams) {
-    const op = oldParams.get(key);
-    if (op === undefined) {
-      const id = np.required ? 'request-parameter-added-required' : 'request-parameter-added-optional';
-      emit(ctx, id, {
-        at: np.node,
-        direction: 'request',
-        newValue: np.name,
-        message: `A new ${np.required ? 'required' : 'optional'} ${np.in} parameter \`${np.name}\` was added.`,
-      });
-      continue;
-    }
-    compareParam(ctx, op, np);
-  }
+  matchKeys(collectParams(ctx.old.resolver, ops.old), collectParams(ctx.new.resolver, ops.new), {
+    removed: (op) => {
+      const removal = judgeRemoval(ctx, 'request-parameter', op.value);
+      const message = `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`;
+      emit(ctx, removal.id, { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message });
+    },
+    added: (np) => {
+      const kind = np.required ? 'required' : 'optional';
+      const message = `A new ${kind} ${np.in} parameter \`${np.name}\` was added.`;
+      emit(ctx, `request-parameter-added-${kind}`, { at: np.node, direction: 'request', newValue: np.name, message });
+    },
+    both: (op, np) => compareParam(ctx, op, np),
+  });
 }
 
 function compareParam(ctx: DiffContext, op: Param, np: Param): void {
