@@ -44,23 +44,28 @@ function parseSunset(value: unknown, source: string): SunsetPromise | undefined 
 }
 
 function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
+  for (const site of sunsetHeaders(resolver, operation)) {
+    const header = resolver.resolve(site);
+    const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
+    if (schema === undefined) continue;
+    const fixed =
+      schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
+    if (fixed !== undefined) return fixed;
+  }
+  return undefined;
+}
+
+/** The `Sunset` headers an operation's responses document, where they name them, one response at a time. */
+export function* sunsetHeaders(resolver: RefResolver, operation: DocNode): Generator<DocNode> {
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
-  if (!isObjectLike(responses)) return undefined;
+  if (!isObjectLike(responses)) return;
   for (const [status, raw] of Object.entries(responses)) {
     const response = resolver.resolve(nodeAt(operation, raw, 'responses', status));
     const headers = isObjectLike(response.value) ? response.value.headers : undefined;
     if (!isObjectLike(headers)) continue;
-    for (const [name, rawHeader] of Object.entries(headers)) {
-      if (name.toLowerCase() !== 'sunset') continue;
-      const header = resolver.resolve(nodeAt(response, rawHeader, 'headers', name));
-      const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
-      if (schema === undefined) continue;
-      const fixed =
-        schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
-      if (fixed !== undefined) return fixed;
-    }
+    for (const [name, header] of Object.entries(headers))
+      if (name.toLowerCase() === 'sunset') yield nodeAt(response, header, 'headers', name);
   }
-  return undefined;
 }
 
 /** The elements below an operation that carry their own `deprecated` and `x-sunset`. */
