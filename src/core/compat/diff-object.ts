@@ -141,12 +141,7 @@ function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields;
 function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   const oa = asSchema(p.o.value).additionalProperties;
   const na = asSchema(p.n.value).additionalProperties;
-  const base = {
-    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') },
-    direction: p.direction,
-    oldValue: oa,
-    newValue: na,
-  };
+  const base = { at: nodeAt(p.n, na, 'additionalProperties'), direction: p.direction, oldValue: oa, newValue: na };
   const what = describeValue(p.direction, p.label, 'object');
   if (oa !== false && na === false) {
     const message = `${what} no longer allows extra fields.`;
