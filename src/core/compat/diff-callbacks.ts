@@ -9,7 +9,7 @@ import { isObjectLike } from './schema-model.ts';
 
 /** One operation the API calls on a subscriber: a webhook or an operation's callback. */
 interface Outgoing {
-  key: string;
+  /** `POST webhook orderPaid`, `POST callback onEvent {$request.body#/url}`: its key too. */
   label: string;
   pathItem: DocNode;
   operation: DocNode;
@@ -54,8 +54,7 @@ function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
     const item = side.resolver.resolve(nodeAt(map, raw, name));
     if (!isObjectLike(item.value)) continue;
     for (const { method, operation } of pathItemOperations(item)) {
-      const label = `${method} ${prefix} ${name}`;
-      out.push({ key: label, label, pathItem: item, operation });
+      out.push({ label: `${method} ${prefix} ${name}`, pathItem: item, operation });
     }
   }
   return out;
@@ -65,11 +64,11 @@ function diffOutgoing(
   ctx: DiffContext,
   lists: { old: Outgoing[]; new: Outgoing[]; kind: 'webhook' | 'callback' },
 ): void {
-  const newByKey = new Map(lists.new.map((o) => [o.key, o]));
-  const oldKeys = new Set(lists.old.map((o) => o.key));
+  const newByLabel = new Map(lists.new.map((o) => [o.label, o]));
+  const oldLabels = new Set(lists.old.map((o) => o.label));
   const outer = ctx.via;
   for (const o of lists.old) {
-    const n = newByKey.get(o.key);
+    const n = newByLabel.get(o.label);
     if (n === undefined) {
       const message = `The ${o.label} was removed; subscribers stop receiving it.`;
       emit(ctx, `${lists.kind}-removed`, { at: o.operation, side: 'old', oldValue: o.label, message });
@@ -83,7 +82,7 @@ function diffOutgoing(
     }
   }
   for (const n of lists.new) {
-    if (!oldKeys.has(n.key))
+    if (!oldLabels.has(n.label))
       emit(ctx, `${lists.kind}-added`, { at: n.operation, newValue: n.label, message: `The ${n.label} was added.` });
   }
 }
@@ -165,9 +164,7 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
   }
 }
 
-function params(resolver: RefResolver, entry: Outgoing): Map<string, { node: DocNode; name: string; in: string }> {
-  const out = new Map<string, { node: DocNode; name: string; in: string }>();
-  for (const { node, name, in: where } of declaredParameters(resolver, entry))
-    out.set(`${where}:${where === 'header' ? name.toLowerCase() : name}`, { node, name, in: where });
-  return out;
+function params(resolver: RefResolver, entry: Outgoing) {
+  const key = (p: { name: string; in: string }) => `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+  return new Map(declaredParameters(resolver, entry).map((p) => [key(p), p]));
 }
