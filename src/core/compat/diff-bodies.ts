@@ -8,34 +8,24 @@ import type { Direction } from './types.ts';
 export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
   const ob = child(ops.old, 'requestBody');
   const nb = child(ops.new, 'requestBody');
-  if (ob === undefined && nb === undefined) return;
-  if (ob === undefined && nb !== undefined) {
-    const body = ctx.new.resolver.resolve(nb);
-    const required = isObjectLike(body.value) && body.value.required === true;
-    emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', {
-      at: nb,
-      direction: 'request',
-      message: `A ${required ? 'required' : 'optional'} request body was added.`,
-    });
+  if (ob === undefined || nb === undefined) {
+    if (nb !== undefined) {
+      const kind = isRequired(ctx.new.resolver.resolve(nb)) ? 'required' : 'optional';
+      const message = `A ${kind} request body was added.`;
+      emit(ctx, `request-body-added-${kind}`, { at: nb, direction: 'request', message });
+    } else if (ob !== undefined) {
+      const message = 'The request body was removed; what clients send is ignored.';
+      emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message });
+    }
     return;
   }
-  if (ob !== undefined && nb === undefined) {
-    const message = 'The request body was removed; what clients send is ignored.';
-    emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message });
-    return;
-  }
-  const o = ctx.old.resolver.resolve(ob as DocNode);
-  const n = ctx.new.resolver.resolve(nb as DocNode);
-  const was = isObjectLike(o.value) && o.value.required === true;
-  const now = isObjectLike(n.value) && n.value.required === true;
+  const o = ctx.old.resolver.resolve(ob);
+  const n = ctx.new.resolver.resolve(nb);
+  const [was, now] = [isRequired(o), isRequired(n)];
   if (was !== now) {
-    emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', {
-      at: n,
-      direction: 'request',
-      oldValue: was,
-      newValue: now,
-      message: `The request body became ${now ? 'required' : 'optional'}.`,
-    });
+    const message = `The request body became ${now ? 'required' : 'optional'}.`;
+    const id = `request-body-became-${now ? 'required' : 'optional'}` as const;
+    emit(ctx, id, { at: n, direction: 'request', oldValue: was, newValue: now, message });
   }
   diffContent(ctx, { old: o, new: n, direction: 'request', label: 'body' });
 }
@@ -80,6 +70,11 @@ export function compareChildSchemas(ctx: DiffContext, key: string, pair: SchemaP
   const o = child(pair.old, key);
   const n = child(pair.new, key);
   if (o !== undefined && n !== undefined) compareSchemas(ctx, { ...pair, old: o, new: n });
+}
+
+/** Whether a (resolved) request body or header says `required: true`. */
+export function isRequired(node: DocNode): boolean {
+  return isObjectLike(node.value) && node.value.required === true;
 }
 
 /** The node of a member of an object node, or undefined when absent. */

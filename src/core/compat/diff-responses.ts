@@ -1,4 +1,4 @@
-import { diffContent, child, compareChildSchemas } from './diff-bodies.ts';
+import { diffContent, child, compareChildSchemas, isRequired } from './diff-bodies.ts';
 import { emit, matchKeys, type DiffContext } from './diff-context.ts';
 import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
@@ -75,12 +75,7 @@ function headers(resolver: RefResolver, response: DocNode) {
   for (const [name, raw] of Object.entries(map)) {
     const site = nodeAt(response, raw, 'headers', name);
     const node = resolver.resolve(site);
-    out.set(name.toLowerCase(), {
-      name,
-      node,
-      site,
-      required: isObjectLike(node.value) && node.value.required === true,
-    });
+    out.set(name.toLowerCase(), { name, node, site, required: isRequired(node) });
   }
   return out;
 }
