@@ -100,12 +100,8 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
     emit(ctx, 'callback-payload-added', { at: nb, direction: 'response', message });
   } else if (ob !== undefined && nb !== undefined) {
     // The payload is what subscribers read: response rules.
-    diffContent(ctx, {
-      old: ctx.old.resolver.resolve(ob),
-      new: ctx.new.resolver.resolve(nb),
-      direction: 'response',
-      label: 'payload',
-    });
+    const [o, n] = [ctx.old.resolver.resolve(ob), ctx.new.resolver.resolve(nb)];
+    diffContent(ctx, { old: o, new: n, direction: 'response', label: 'payload' });
   }
   diffSubscriberResponses(ctx, ops);
 }
@@ -124,9 +120,9 @@ function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Ou
       });
     },
     added: (node, status) => {
+      if (!isSuccess(status)) return;
       const message = `The ${ops.new.label} now accepts a ${status} answer from subscribers.`;
-      if (isSuccess(status))
-        emit(ctx, 'callback-response-status-added', { at: node, direction: 'request', newValue: status, message });
+      emit(ctx, 'callback-response-status-added', { at: node, direction: 'request', newValue: status, message });
     },
     both: (old, node) => {
       const [o, n] = [ctx.old.resolver.resolve(old), ctx.new.resolver.resolve(node)];
@@ -154,13 +150,9 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
     compareChildSchemas(ctx, 'schema', { old: p.node, new: q.node, direction: 'response', label: p.name });
   }
   for (const [key, q] of np) {
-    if (!op.has(key))
-      emit(ctx, 'callback-parameter-added', {
-        at: q.node,
-        direction: 'response',
-        newValue: q.name,
-        message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`,
-      });
+    if (op.has(key)) continue;
+    const message = `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`;
+    emit(ctx, 'callback-parameter-added', { at: q.node, direction: 'response', newValue: q.name, message });
   }
 }
 
