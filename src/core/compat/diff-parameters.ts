@@ -37,32 +37,21 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
 
 function compareParam(ctx: DiffContext, op: Param, np: Param): void {
   const base = { at: np.node, direction: 'request' as const };
+  const what = `The ${np.in} parameter \`${np.name}\``;
   if (op.required !== np.required) {
-    emit(ctx, np.required ? 'request-parameter-became-required' : 'request-parameter-became-optional', {
-      ...base,
-      oldValue: op.required,
-      newValue: np.required,
-      message: `The ${np.in} parameter \`${np.name}\` became ${np.required ? 'required' : 'optional'}.`,
-    });
+    const kind = np.required ? 'required' : 'optional';
+    const message = `${what} became ${kind}.`;
+    emit(ctx, `request-parameter-became-${kind}`, { ...base, oldValue: op.required, newValue: np.required, message });
   }
   const oldStyle = styleOf(op);
   const newStyle = styleOf(np);
   if (oldStyle !== newStyle) {
-    const message = `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`;
+    const message = `${what} is serialised differently (${oldStyle} to ${newStyle}).`;
     emit(ctx, 'request-parameter-style-changed', { ...base, oldValue: oldStyle, newValue: newStyle, message });
   }
   if (np.value.deprecated === true && op.value.deprecated !== true) {
-    emit(ctx, 'request-parameter-deprecated', {
-      ...base,
-      newValue: true,
-      message: `The ${np.in} parameter \`${np.name}\` was deprecated.`,
-    });
-    checkSunsetNotice(ctx, {
-      kind: 'request-parameter',
-      element: np.value,
-      at: np.node,
-      what: `The ${np.in} parameter \`${np.name}\``,
-    });
+    emit(ctx, 'request-parameter-deprecated', { ...base, newValue: true, message: `${what} was deprecated.` });
+    checkSunsetNotice(ctx, { kind: 'request-parameter', element: np.value, at: np.node, what });
   }
   const os = schemaOf(op);
   const ns = schemaOf(np);

@@ -143,29 +143,21 @@ function covers(a: Alternative, b: Alternative): boolean {
 }
 
 function effective(side: Side, entry: OperationEntry): Effective {
-  const op = entry.operation.value as Record<string, unknown>;
+  const own = (entry.operation.value as Record<string, unknown>).security;
   const doc = side.set.documents.get(side.set.root);
-  let list: unknown;
-  let at: DocNode;
-  let inherited = false;
-  if (Array.isArray(op.security)) {
-    list = op.security;
-    at = nodeAt(entry.operation, list, 'security');
-  } else {
-    inherited = true;
-    list = isObjectLike(doc) ? doc.security : undefined;
-    at = Array.isArray(list) ? { uri: side.set.root, pointer: '/security', value: list } : entry.operation;
-  }
+  const inherited = !Array.isArray(own);
+  const list = inherited ? (isObjectLike(doc) ? doc.security : undefined) : own;
+  const at: DocNode = inherited
+    ? Array.isArray(list)
+      ? { uri: side.set.root, pointer: '/security', value: list }
+      : entry.operation
+    : nodeAt(entry.operation, list, 'security');
   const schemes = schemesOf(side);
   const alternatives = (Array.isArray(list) ? list : [])
     .filter(isObjectLike)
     .map((req) => alternativeOf(req, { schemes, side }));
-  return {
-    alternatives,
-    anonymous: alternatives.length === 0 || alternatives.some((a) => a.schemes.size === 0),
-    at,
-    inherited,
-  };
+  const anonymous = alternatives.length === 0 || alternatives.some((a) => a.schemes.size === 0);
+  return { alternatives, anonymous, at, inherited };
 }
 
 function alternativeOf(
