@@ -111,21 +111,15 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   const o = ops.old.operation.value as Record<string, unknown>;
   const n = ops.new.operation.value as Record<string, unknown>;
   const label = `${ops.new.method} ${ops.new.path}`;
-  if ((o.deprecated === true) !== (n.deprecated === true)) {
-    emit(ctx, n.deprecated === true ? 'endpoint-deprecated' : 'endpoint-reactivated', {
-      at: ops.new.operation,
-      oldValue: o.deprecated === true,
-      newValue: n.deprecated === true,
-      message: `${label} ${n.deprecated === true ? 'was deprecated' : 'is no longer deprecated'}.`,
-    });
+  const at = ops.new.operation;
+  const [was, now] = [o.deprecated === true, n.deprecated === true];
+  if (was !== now) {
+    const message = `${label} ${now ? 'was deprecated' : 'is no longer deprecated'}.`;
+    emit(ctx, now ? 'endpoint-deprecated' : 'endpoint-reactivated', { at, oldValue: was, newValue: now, message });
   }
   if (typeof o.operationId === 'string' && typeof n.operationId === 'string' && o.operationId !== n.operationId) {
-    emit(ctx, 'operation-id-changed', {
-      at: ops.new.operation,
-      oldValue: o.operationId,
-      newValue: n.operationId,
-      message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`,
-    });
+    const message = `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`;
+    emit(ctx, 'operation-id-changed', { at, oldValue: o.operationId, newValue: n.operationId, message });
   }
   diffParameters(ctx, ops);
   diffRequestBody(ctx, { old: ops.old.operation, new: ops.new.operation });
