@@ -8,7 +8,7 @@ export interface DocNode {
 }
 
 /** Escape one JSON pointer token (RFC 6901). */
-export function escapePointerToken(token: string): string {
+function escapePointerToken(token: string): string {
   // Most tokens need no escape; checking first spares two string copies per token.
   if (!token.includes('~') && !token.includes('/')) return token;
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
