@@ -1,7 +1,7 @@
 import { emit, matchKeys, type DiffContext, type SchemaPair } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { nodeAt, type DocNode } from './json-pointer.ts';
-import { isObjectLike } from './schema-model.ts';
+import { isObjectLike, nodeEntries } from './schema-model.ts';
 import type { Direction } from './types.ts';
 
 /** Compare the request bodies of one operation: presence, required flag, media types, schemas. */
@@ -55,14 +55,8 @@ export function diffContent(
 }
 
 function mediaMap(body: DocNode): Map<string, DocNode> {
-  const out = new Map<string, DocNode>();
-  const content = isObjectLike(body.value) ? body.value.content : undefined;
-  if (!isObjectLike(content)) return out;
-  for (const [media, value] of Object.entries(content)) {
-    const key = media.split(';')[0]?.trim().toLowerCase() ?? media;
-    out.set(key, nodeAt(body, value, 'content', media));
-  }
-  return out;
+  const media = nodeEntries(child(body, 'content'));
+  return new Map(media.map(([type, node]) => [type.split(';')[0]?.trim().toLowerCase() ?? type, node]));
 }
 
 /** Compare the `key` schemas (`schema`, `itemSchema`) of two nodes, when both have one. */

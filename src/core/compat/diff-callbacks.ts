@@ -3,9 +3,9 @@ import { emit, matchKeys, type DiffContext, type Side } from './diff-context.ts'
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
-import { nodeAt, type DocNode } from './json-pointer.ts';
+import type { DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
-import { isObjectLike } from './schema-model.ts';
+import { isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** One operation the API calls on a subscriber: a webhook or an operation's callback. */
 interface Outgoing {
@@ -37,25 +37,17 @@ export function diffCallbacks(ctx: DiffContext, ops: { old: DocNode; new: DocNod
   const oc = child(ops.old, 'callbacks');
   const nc = child(ops.new, 'callbacks');
   if (oc === undefined && nc === undefined) return;
-  const list = (side: Side, node: DocNode | undefined): Outgoing[] => {
-    if (node === undefined || !isObjectLike(node.value)) return [];
-    return Object.entries(node.value).flatMap(([name, raw]) => {
-      const callback = side.resolver.resolve(nodeAt(node, raw, name));
-      return outgoing(side, callback, `callback ${name}`);
-    });
-  };
+  const list = (side: Side, node: DocNode | undefined): Outgoing[] =>
+    nodeEntries(node).flatMap(([name, site]) => outgoing(side, side.resolver.resolve(site), `callback ${name}`));
   diffOutgoing(ctx, { old: list(ctx.old, oc), new: list(ctx.new, nc), kind: 'callback' });
 }
 
 function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
-  if (!isObjectLike(map.value)) return [];
   const out: Outgoing[] = [];
-  for (const [name, raw] of Object.entries(map.value)) {
-    const item = side.resolver.resolve(nodeAt(map, raw, name));
-    if (!isObjectLike(item.value)) continue;
-    for (const { method, operation } of pathItemOperations(item)) {
+  for (const [name, site] of nodeEntries(map)) {
+    const item = side.resolver.resolve(site);
+    for (const { method, operation } of pathItemOperations(item))
       out.push({ label: `${method} ${prefix} ${name}`, pathItem: item, operation });
-    }
   }
   return out;
 }

@@ -1,8 +1,8 @@
 import { diffContent, child, compareChildSchemas, isRequired } from './diff-bodies.ts';
 import { emit, matchKeys, type DiffContext } from './diff-context.ts';
-import { nodeAt, type DocNode } from './json-pointer.ts';
+import type { DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
-import { isObjectLike } from './schema-model.ts';
+import { isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** Compare the responses of one operation: status codes, headers, media types and schemas. */
 export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
@@ -70,10 +70,7 @@ function headers(resolver: RefResolver, response: DocNode) {
   // `site` is where the response names the header, so a removal of a shared (`$ref`) header is
   // reported on each response that loses it, not once at the component.
   const out = new Map<string, { name: string; node: DocNode; site: DocNode; required: boolean }>();
-  const map = isObjectLike(response.value) ? response.value.headers : undefined;
-  if (!isObjectLike(map)) return out;
-  for (const [name, raw] of Object.entries(map)) {
-    const site = nodeAt(response, raw, 'headers', name);
+  for (const [name, site] of nodeEntries(child(response, 'headers'))) {
     const node = resolver.resolve(site);
     out.set(name.toLowerCase(), { name, node, site, required: isRequired(node) });
   }
@@ -82,12 +79,7 @@ function headers(resolver: RefResolver, response: DocNode) {
 
 /** A `responses` map by upper-cased status (`2XX` and `2xx` are one range). */
 export function statusMap(node: DocNode | undefined): Map<string, DocNode> {
-  const out = new Map<string, DocNode>();
-  if (node === undefined || !isObjectLike(node.value)) return out;
-  for (const [status, value] of Object.entries(node.value)) {
-    out.set(status.toUpperCase(), nodeAt(node, value, status));
-  }
-  return out;
+  return new Map(nodeEntries(node).map(([status, at]) => [status.toUpperCase(), at]));
 }
 
 /** Whether a response key stands for success (1xx to 3xx, including ranges like `2XX`). */

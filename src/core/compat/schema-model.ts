@@ -122,6 +122,12 @@ export function requiredOf(schema: SchemaObject): Set<string> {
   );
 }
 
+/** The members of an object node, each as its own node; none when it is absent or not an object. */
+export function nodeEntries(node: DocNode | undefined): Array<[string, DocNode]> {
+  if (node === undefined || !isObjectLike(node.value)) return [];
+  return Object.entries(node.value).map(([key, value]) => [key, nodeAt(node, value, key)]);
+}
+
 export function isObjectLike(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
