@@ -1,7 +1,7 @@
 import { emit, matchKeys, type DiffContext, type SchemaPair } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { nodeAt, type DocNode } from './json-pointer.ts';
-import { isObjectLike, nodeEntries } from './schema-model.ts';
+import type { DocNode } from './json-pointer.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 import type { Direction } from './types.ts';
 
 /** Compare the request bodies of one operation: presence, required flag, media types, schemas. */
@@ -69,10 +69,4 @@ export function compareChildSchemas(ctx: DiffContext, key: string, pair: SchemaP
 /** Whether a (resolved) request body or header says `required: true`. */
 export function isRequired(node: DocNode): boolean {
   return isObjectLike(node.value) && node.value.required === true;
-}
-
-/** The node of a member of an object node, or undefined when absent. */
-export function child(node: DocNode, key: string): DocNode | undefined {
-  if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
-  return nodeAt(node, node.value[key], key);
 }

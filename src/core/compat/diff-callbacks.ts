@@ -1,11 +1,11 @@
-import { child, compareChildSchemas, diffContent } from './diff-bodies.ts';
+import { compareChildSchemas, diffContent } from './diff-bodies.ts';
 import { emit, matchKeys, type DiffContext, type Side } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
 import type { DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
-import { isObjectLike, nodeEntries } from './schema-model.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** One operation the API calls on a subscriber: a webhook or an operation's callback. */
 interface Outgoing {

@@ -1,8 +1,8 @@
-import { diffContent, child, compareChildSchemas, isRequired } from './diff-bodies.ts';
+import { diffContent, compareChildSchemas, isRequired } from './diff-bodies.ts';
 import { emit, matchKeys, type DiffContext } from './diff-context.ts';
 import type { DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
-import { isObjectLike, nodeEntries } from './schema-model.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** Compare the responses of one operation: status codes, headers, media types and schemas. */
 export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {

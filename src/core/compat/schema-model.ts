@@ -122,6 +122,12 @@ export function requiredOf(schema: SchemaObject): Set<string> {
   );
 }
 
+/** The node of a member of an object node, or undefined when absent. */
+export function child(node: DocNode, key: string): DocNode | undefined {
+  if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
+  return nodeAt(node, node.value[key], key);
+}
+
 /** The members of an object node, each as its own node; none when it is absent or not an object. */
 export function nodeEntries(node: DocNode | undefined): Array<[string, DocNode]> {
   if (node === undefined || !isObjectLike(node.value)) return [];

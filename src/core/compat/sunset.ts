@@ -3,11 +3,11 @@ import { minimumNoticeMs } from '../lifecycle/schedule-rules.ts';
 import { DAY_MS, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
 import { emit, type DiffContext } from './diff-context.ts';
 import { toDocumentSet } from './document-set.ts';
-import { nodeAt, type DocNode } from './json-pointer.ts';
+import type { DocNode } from './json-pointer.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';
-import { isObjectLike } from './schema-model.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** The sunset date promised for an operation, and where the description promised it. */
 export interface SunsetPromise {
@@ -57,14 +57,10 @@ function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
 
 /** The `Sunset` headers an operation's responses document, where they name them, one response at a time. */
 export function* sunsetHeaders(resolver: RefResolver, operation: DocNode): Generator<DocNode> {
-  const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
-  if (!isObjectLike(responses)) return;
-  for (const [status, raw] of Object.entries(responses)) {
-    const response = resolver.resolve(nodeAt(operation, raw, 'responses', status));
-    const headers = isObjectLike(response.value) ? response.value.headers : undefined;
-    if (!isObjectLike(headers)) continue;
-    for (const [name, header] of Object.entries(headers))
-      if (name.toLowerCase() === 'sunset') yield nodeAt(response, header, 'headers', name);
+  for (const [, site] of nodeEntries(child(operation, 'responses'))) {
+    const response = resolver.resolve(site);
+    for (const [name, header] of nodeEntries(child(response, 'headers')))
+      if (name.toLowerCase() === 'sunset') yield header;
   }
 }
 
