@@ -1,41 +1,31 @@
-import { emit, type DiffContext, type DocNode, type SchemaPair } from './diff-context.ts';
+import { emit, matchKeys, type DiffContext, type SchemaPair } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { nodeAt } from './json-pointer.ts';
-import { isObjectLike } from './schema-model.ts';
+import type { DocNode } from './json-pointer.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 import type { Direction } from './types.ts';
 
 /** Compare the request bodies of one operation: presence, required flag, media types, schemas. */
 export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
   const ob = child(ops.old, 'requestBody');
   const nb = child(ops.new, 'requestBody');
-  if (ob === undefined && nb === undefined) return;
-  if (ob === undefined && nb !== undefined) {
-    const body = ctx.new.resolver.resolve(nb);
-    const required = isObjectLike(body.value) && body.value.required === true;
-    emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', {
-      at: nb,
-      direction: 'request',
-      message: `A ${required ? 'required' : 'optional'} request body was added.`,
-    });
+  if (ob === undefined || nb === undefined) {
+    if (nb !== undefined) {
+      const kind = isRequired(ctx.new.resolver.resolve(nb)) ? 'required' : 'optional';
+      const message = `A ${kind} request body was added.`;
+      emit(ctx, `request-body-added-${kind}`, { at: nb, direction: 'request', message });
+    } else if (ob !== undefined) {
+      const message = 'The request body was removed; what clients send is ignored.';
+      emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message });
+    }
     return;
   }
-  if (ob !== undefined && nb === undefined) {
-    const message = 'The request body was removed; what clients send is ignored.';
-    emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message });
-    return;
-  }
-  const o = ctx.old.resolver.resolve(ob as DocNode);
-  const n = ctx.new.resolver.resolve(nb as DocNode);
-  const was = isObjectLike(o.value) && o.value.required === true;
-  const now = isObjectLike(n.value) && n.value.required === true;
+  const o = ctx.old.resolver.resolve(ob);
+  const n = ctx.new.resolver.resolve(nb);
+  const [was, now] = [isRequired(o), isRequired(n)];
   if (was !== now) {
-    emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', {
-      at: n,
-      direction: 'request',
-      oldValue: was,
-      newValue: now,
-      message: `The request body became ${now ? 'required' : 'optional'}.`,
-    });
+    const message = `The request body became ${now ? 'required' : 'optional'}.`;
+    const id = `request-body-became-${now ? 'required' : 'optional'}` as const;
+    emit(ctx, id, { at: n, direction: 'request', oldValue: was, newValue: now, message });
   }
   diffContent(ctx, { old: o, new: n, direction: 'request', label: 'body' });
 }
@@ -45,45 +35,28 @@ export function diffContent(
   ctx: DiffContext,
   args: { old: DocNode; new: DocNode; direction: Direction; label: string },
 ): void {
-  const oc = mediaMap(args.old);
-  const nc = mediaMap(args.new);
-  for (const [media, node] of oc) {
-    if (!nc.has(media))
-      emit(ctx, `${args.direction}-media-type-removed`, {
-        at: node,
-        side: 'old',
-        direction: args.direction,
-        oldValue: media,
-        message: `The ${args.direction} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.`,
-      });
-  }
-  for (const [media, node] of nc) {
-    const old = oc.get(media);
-    if (old === undefined) {
-      emit(ctx, `${args.direction}-media-type-added`, {
-        at: node,
-        direction: args.direction,
-        newValue: media,
-        message: `The ${args.direction} content type ${media} was added.`,
-      });
-      continue;
-    }
-    compareChildSchemas(ctx, 'schema', { old, new: node, direction: args.direction, label: args.label });
-    // OpenAPI 3.2: each item of a sequential media type (JSON Lines, JSON text sequences, server-sent
-    // events, multipart/mixed) is validated by `itemSchema` on its own, so it is compared like a body.
-    compareChildSchemas(ctx, 'itemSchema', { old, new: node, direction: args.direction, label: `${args.label}[item]` });
-  }
+  const { direction, label } = args;
+  matchKeys(mediaMap(args.old), mediaMap(args.new), {
+    removed: (node, media) => {
+      const message = `The ${direction} content type ${media} is no longer ${direction === 'request' ? 'accepted' : 'produced'}.`;
+      emit(ctx, `${direction}-media-type-removed`, { at: node, side: 'old', direction, oldValue: media, message });
+    },
+    added: (node, media) => {
+      const message = `The ${direction} content type ${media} was added.`;
+      emit(ctx, `${direction}-media-type-added`, { at: node, direction, newValue: media, message });
+    },
+    both: (old, node) => {
+      compareChildSchemas(ctx, 'schema', { old, new: node, direction, label });
+      // OpenAPI 3.2: each item of a sequential media type (JSON Lines, JSON text sequences, server-sent
+      // events, multipart/mixed) is validated by `itemSchema` on its own, so it is compared like a body.
+      compareChildSchemas(ctx, 'itemSchema', { old, new: node, direction, label: `${label}[item]` });
+    },
+  });
 }
 
 function mediaMap(body: DocNode): Map<string, DocNode> {
-  const out = new Map<string, DocNode>();
-  const content = isObjectLike(body.value) ? body.value.content : undefined;
-  if (!isObjectLike(content)) return out;
-  for (const [media, value] of Object.entries(content)) {
-    const key = media.split(';')[0]?.trim().toLowerCase() ?? media;
-    out.set(key, nodeAt(body, value, 'content', media));
-  }
-  return out;
+  const media = nodeEntries(child(body, 'content'));
+  return new Map(media.map(([type, node]) => [type.split(';')[0]?.trim().toLowerCase() ?? type, node]));
 }
 
 /** Compare the `key` schemas (`schema`, `itemSchema`) of two nodes, when both have one. */
@@ -93,8 +66,7 @@ export function compareChildSchemas(ctx: DiffContext, key: string, pair: SchemaP
   if (o !== undefined && n !== undefined) compareSchemas(ctx, { ...pair, old: o, new: n });
 }
 
-/** The node of a member of an object node, or undefined when absent. */
-export function child(node: DocNode, key: string): DocNode | undefined {
-  if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
-  return nodeAt(node, node.value[key], key);
+/** Whether a (resolved) request body or header says `required: true`. */
+export function isRequired(node: DocNode): boolean {
+  return isObjectLike(node.value) && node.value.required === true;
 }

@@ -1,18 +1,15 @@
-import { child, compareChildSchemas, diffContent } from './diff-bodies.ts';
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { compareChildSchemas, diffContent } from './diff-bodies.ts';
+import { emit, matchKeys, type DiffContext, type Side } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
-import type { DocumentSet } from './document-set.ts';
-import { nodeAt } from './json-pointer.ts';
+import type { DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
-import { isObjectLike } from './schema-model.ts';
-
-type Side = { set: DocumentSet; resolver: RefResolver };
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** One operation the API calls on a subscriber: a webhook or an operation's callback. */
 interface Outgoing {
-  key: string;
+  /** `POST webhook orderPaid`, `POST callback onEvent {$request.body#/url}`: its key too. */
   label: string;
   pathItem: DocNode;
   operation: DocNode;
@@ -40,26 +37,17 @@ export function diffCallbacks(ctx: DiffContext, ops: { old: DocNode; new: DocNod
   const oc = child(ops.old, 'callbacks');
   const nc = child(ops.new, 'callbacks');
   if (oc === undefined && nc === undefined) return;
-  const list = (side: Side, node: DocNode | undefined): Outgoing[] => {
-    if (node === undefined || !isObjectLike(node.value)) return [];
-    return Object.entries(node.value).flatMap(([name, raw]) => {
-      const callback = side.resolver.resolve(nodeAt(node, raw, name));
-      return outgoing(side, callback, `callback ${name}`);
-    });
-  };
+  const list = (side: Side, node: DocNode | undefined): Outgoing[] =>
+    nodeEntries(node).flatMap(([name, site]) => outgoing(side, side.resolver.resolve(site), `callback ${name}`));
   diffOutgoing(ctx, { old: list(ctx.old, oc), new: list(ctx.new, nc), kind: 'callback' });
 }
 
 function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
-  if (!isObjectLike(map.value)) return [];
   const out: Outgoing[] = [];
-  for (const [name, raw] of Object.entries(map.value)) {
-    const item = side.resolver.resolve(nodeAt(map, raw, name));
-    if (!isObjectLike(item.value)) continue;
-    for (const { method, operation } of pathItemOperations(item)) {
-      const label = `${method} ${prefix} ${name}`;
-      out.push({ key: label, label, pathItem: item, operation });
-    }
+  for (const [name, site] of nodeEntries(map)) {
+    const item = side.resolver.resolve(site);
+    for (const { method, operation } of pathItemOperations(item))
+      out.push({ label: `${method} ${prefix} ${name}`, pathItem: item, operation });
   }
   return out;
 }
@@ -68,11 +56,11 @@ function diffOutgoing(
   ctx: DiffContext,
   lists: { old: Outgoing[]; new: Outgoing[]; kind: 'webhook' | 'callback' },
 ): void {
-  const newByKey = new Map(lists.new.map((o) => [o.key, o]));
-  const oldKeys = new Set(lists.old.map((o) => o.key));
+  const newByLabel = new Map(lists.new.map((o) => [o.label, o]));
+  const oldLabels = new Set(lists.old.map((o) => o.label));
   const outer = ctx.via;
   for (const o of lists.old) {
-    const n = newByKey.get(o.key);
+    const n = newByLabel.get(o.label);
     if (n === undefined) {
       const message = `The ${o.label} was removed; subscribers stop receiving it.`;
       emit(ctx, `${lists.kind}-removed`, { at: o.operation, side: 'old', oldValue: o.label, message });
@@ -86,7 +74,7 @@ function diffOutgoing(
     }
   }
   for (const n of lists.new) {
-    if (!oldKeys.has(n.key))
+    if (!oldLabels.has(n.label))
       emit(ctx, `${lists.kind}-added`, { at: n.operation, newValue: n.label, message: `The ${n.label} was added.` });
   }
 }
@@ -104,49 +92,35 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
     emit(ctx, 'callback-payload-added', { at: nb, direction: 'response', message });
   } else if (ob !== undefined && nb !== undefined) {
     // The payload is what subscribers read: response rules.
-    diffContent(ctx, {
-      old: ctx.old.resolver.resolve(ob),
-      new: ctx.new.resolver.resolve(nb),
-      direction: 'response',
-      label: 'payload',
-    });
+    const [o, n] = [ctx.old.resolver.resolve(ob), ctx.new.resolver.resolve(nb)];
+    diffContent(ctx, { old: o, new: n, direction: 'response', label: 'payload' });
   }
   diffSubscriberResponses(ctx, ops);
 }
 
 /** The subscriber writes its response and the API reads it: request rules. */
 function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
-  const om = statusMap(child(ops.old.operation, 'responses'));
-  const nm = statusMap(child(ops.new.operation, 'responses'));
-  for (const [status, node] of om) {
-    if (nm.has(status) || !isSuccess(status)) continue;
-    emit(ctx, 'callback-response-status-removed', {
-      at: node,
-      side: 'old',
-      direction: 'request',
-      oldValue: status,
-      message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.`,
-    });
-  }
-  for (const [status, node] of nm) {
-    const old = om.get(status);
-    if (old === undefined) {
-      if (isSuccess(status))
-        emit(ctx, 'callback-response-status-added', {
-          at: node,
-          direction: 'request',
-          newValue: status,
-          message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.`,
-        });
-      continue;
-    }
-    diffContent(ctx, {
-      old: ctx.old.resolver.resolve(old),
-      new: ctx.new.resolver.resolve(node),
-      direction: 'request',
-      label: 'answer',
-    });
-  }
+  matchKeys(statusMap(child(ops.old.operation, 'responses')), statusMap(child(ops.new.operation, 'responses')), {
+    removed: (node, status) => {
+      if (!isSuccess(status)) return;
+      emit(ctx, 'callback-response-status-removed', {
+        at: node,
+        side: 'old',
+        direction: 'request',
+        oldValue: status,
+        message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.`,
+      });
+    },
+    added: (node, status) => {
+      if (!isSuccess(status)) return;
+      const message = `The ${ops.new.label} now accepts a ${status} answer from subscribers.`;
+      emit(ctx, 'callback-response-status-added', { at: node, direction: 'request', newValue: status, message });
+    },
+    both: (old, node) => {
+      const [o, n] = [ctx.old.resolver.resolve(old), ctx.new.resolver.resolve(node)];
+      diffContent(ctx, { old: o, new: n, direction: 'request', label: 'answer' });
+    },
+  });
 }
 
 /** Parameters of an outgoing call are what the API sends (headers, query): subscribers read them. */
@@ -168,19 +142,13 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
     compareChildSchemas(ctx, 'schema', { old: p.node, new: q.node, direction: 'response', label: p.name });
   }
   for (const [key, q] of np) {
-    if (!op.has(key))
-      emit(ctx, 'callback-parameter-added', {
-        at: q.node,
-        direction: 'response',
-        newValue: q.name,
-        message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`,
-      });
+    if (op.has(key)) continue;
+    const message = `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`;
+    emit(ctx, 'callback-parameter-added', { at: q.node, direction: 'response', newValue: q.name, message });
   }
 }
 
-function params(resolver: RefResolver, entry: Outgoing): Map<string, { node: DocNode; name: string; in: string }> {
-  const out = new Map<string, { node: DocNode; name: string; in: string }>();
-  for (const { node, name, in: where } of declaredParameters(resolver, entry))
-    out.set(`${where}:${where === 'header' ? name.toLowerCase() : name}`, { node, name, in: where });
-  return out;
+function params(resolver: RefResolver, entry: Outgoing) {
+  const key = (p: { name: string; in: string }) => `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+  return new Map(declaredParameters(resolver, entry).map((p) => [key(p), p]));
 }

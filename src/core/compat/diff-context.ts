@@ -1,23 +1,22 @@
 import type { DocumentSet } from './document-set.ts';
 import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
 import type { Audience } from '../lifecycle/schedule.ts';
-import { parsePointer } from './json-pointer.ts';
+import { parsePointer, type DocNode } from './json-pointer.ts';
 import { methodOfMember, operationMembers } from '../versions/openapi.ts';
 import { createRefResolver, type RefResolver, type ResolvedNode } from './ref-resolver.ts';
 import { compatRules, type RuleId } from './rules.ts';
 import type { Change, ChangeLocation, Direction } from './types.ts';
 
-/** A node somewhere in one of the two document sets. */
-export interface DocNode {
-  uri: string;
-  pointer: string;
-  value: unknown;
+/** One of the two descriptions: its documents and the resolver over them. */
+export interface Side {
+  set: DocumentSet;
+  resolver: RefResolver;
 }
 
 /** Shared state of one diff run. */
 export interface DiffContext {
-  old: { set: DocumentSet; resolver: RefResolver };
-  new: { set: DocumentSet; resolver: RefResolver };
+  old: Side;
+  new: Side;
   equivalence: EquivalenceChecker;
   /** Schema pairs already compared, per direction: the memo that makes cycles terminate. */
   compared: Set<string>;
@@ -78,6 +77,23 @@ export function emit(ctx: DiffContext, id: RuleId, options: EmitOptions): void {
   if (options.newValue !== undefined) change.newValue = options.newValue;
   ctx.changes.push(change);
   if (ctx.owner !== undefined) ctx.ownerOf.set(change, ctx.owner);
+}
+
+/**
+ * Walk two keyed maps: the keys only the old one has, then the new one's in order, each with its
+ * old counterpart or alone.
+ */
+export function matchKeys<K, O, N>(
+  old: ReadonlyMap<K, O>,
+  now: ReadonlyMap<K, N>,
+  on: { removed(o: O, key: K): void; added(n: N, key: K): void; both(o: O, n: N, key: K): void },
+): void {
+  for (const [key, o] of old) if (!now.has(key)) on.removed(o, key);
+  for (const [key, n] of now) {
+    const o = old.get(key);
+    if (o === undefined) on.added(n, key);
+    else on.both(o, n, key);
+  }
 }
 
 /** Record that the current pair (or operation) reaches schema pair `key`. */

@@ -1,6 +1,6 @@
-import { describeValue, emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
+import { describeValue, emit, type DiffContext, type ResolvedPair } from './diff-context.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
+import { joinPointer, nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
 import type { Direction } from './types.ts';
@@ -60,20 +60,13 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     }
     for (const name of added) {
       const at = newFields.properties.get(name) as DocNode;
-      const required = newFields.required.has(name);
-      const id =
+      const [id, kind] =
         p.direction === 'response'
-          ? 'response-property-added'
-          : required
-            ? 'request-property-added-required'
-            : 'request-property-added-optional';
-      const kind = p.direction === 'response' ? '' : required ? ' as a required field' : ' as an optional field';
-      emit(ctx, id, {
-        at,
-        direction: p.direction,
-        newValue: name,
-        message: `${field(name)} was added${kind}.`,
-      });
+          ? (['response-property-added', ''] as const)
+          : newFields.required.has(name)
+            ? (['request-property-added-required', ' as a required field'] as const)
+            : (['request-property-added-optional', ' as an optional field'] as const);
+      emit(ctx, id, { at, direction: p.direction, newValue: name, message: `${field(name)} was added${kind}.` });
     }
   }
   for (const [name, oldNode] of oldFields.properties) {
@@ -92,18 +85,13 @@ function diffRequired(
 ): void {
   const { p, name, at, was, now } = args;
   if (was === now) return;
-  const id = `${p.direction}-property-became-${now ? 'required' : 'optional'}` as const;
+  const oldValue = was ? 'required' : 'optional';
+  const newValue = now ? 'required' : 'optional';
   const message =
     p.direction === 'request'
-      ? `Request field \`${p.label}.${name}\` became ${now ? 'required' : 'optional'}.`
+      ? `Request field \`${p.label}.${name}\` became ${newValue}.`
       : `Response field \`${p.label}.${name}\` ${now ? 'is now always present' : 'may now be missing'}.`;
-  emit(ctx, id, {
-    at,
-    direction: p.direction,
-    oldValue: was ? 'required' : 'optional',
-    newValue: now ? 'required' : 'optional',
-    message,
-  });
+  emit(ctx, `${p.direction}-property-became-${newValue}`, { at, direction: p.direction, oldValue, newValue, message });
 }
 
 function diffDeprecated(
@@ -116,11 +104,12 @@ function diffDeprecated(
   if (was || !now) return;
   const { p, name } = args;
   const what = describeValue(p.direction, `${p.label}.${name}`, 'field');
+  const message = `${what} was deprecated.`;
   emit(ctx, `${p.direction}-property-deprecated`, {
     at: args.newNode,
     direction: p.direction,
     newValue: name,
-    message: `${what} was deprecated.`,
+    message,
   });
   checkSunsetNotice(ctx, { kind: `${p.direction}-property`, element: newValue, at: args.newNode, what });
 }
@@ -141,12 +130,7 @@ function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields;
 function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   const oa = asSchema(p.o.value).additionalProperties;
   const na = asSchema(p.n.value).additionalProperties;
-  const base = {
-    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') },
-    direction: p.direction,
-    oldValue: oa,
-    newValue: na,
-  };
+  const base = { at: nodeAt(p.n, na, 'additionalProperties'), direction: p.direction, oldValue: oa, newValue: na };
   const what = describeValue(p.direction, p.label, 'object');
   if (oa !== false && na === false) {
     const message = `${what} no longer allows extra fields.`;

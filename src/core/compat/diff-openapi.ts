@@ -45,8 +45,7 @@ export interface DiffOpenApiOptions {
 export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   const base: DocumentSet = toDocumentSet(options.base);
   const revision: DocumentSet = toDocumentSet(options.revision);
-  const now = options.clock?.now();
-  const ctx = createDiffContext({ base, revision, now, audience: options.audience });
+  const ctx = createDiffContext({ base, revision, now: options.clock?.now(), audience: options.audience });
   const oldOps = listOperations(ctx.old);
   const newOps = new Map(listOperations(ctx.new).map((op) => [op.key, op]));
   const oldKeys = new Set(oldOps.map((op) => op.key));
@@ -55,7 +54,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
     const match = newOps.get(op.key);
     ctx.via = `${op.method} ${match?.path ?? op.path}`;
     if (match === undefined)
-      reportRemoved(ctx, { op, now, pathGone: !livePaths.has(op.key.slice(op.key.indexOf(' ') + 1)) });
+      reportRemoved(ctx, { op, pathGone: !livePaths.has(op.key.slice(op.key.indexOf(' ') + 1)) });
     else diffOperation(ctx, { old: op, new: match });
   }
   ctx.via = undefined;
@@ -87,11 +86,8 @@ export function summarize(changes: readonly Change[]): ChangeSummary {
  * A removal is judged by what clients were promised: a sunset date still ahead (or unknown
  * without a clock) makes it breaking, a passed one or a bare deprecation a risk.
  */
-function reportRemoved(
-  ctx: DiffContext,
-  args: { op: OperationEntry; now: number | undefined; pathGone: boolean },
-): void {
-  const { op, now } = args;
+function reportRemoved(ctx: DiffContext, args: { op: OperationEntry; pathGone: boolean }): void {
+  const { op } = args;
   const deprecated = isObjectLike(op.operation.value) && op.operation.value.deprecated === true;
   const sunset = sunsetOf(ctx.old.resolver, op);
   const what = `${op.method} ${op.path}${args.pathGone ? ' (with its whole path)' : ''} was removed`;
@@ -102,7 +98,7 @@ function reportRemoved(
     return;
   }
   // A date still ahead (or unknown without a clock) was a promise; a passed one was kept.
-  const ahead = now === undefined || now < sunset.at;
+  const ahead = ctx.now === undefined || ctx.now < sunset.at;
   const date = `its sunset date ${sunset.text} (${sunset.source})`;
   emit(ctx, ahead ? 'endpoint-removed-before-sunset' : 'endpoint-removed-after-deprecation', {
     ...base,
@@ -115,21 +111,15 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   const o = ops.old.operation.value as Record<string, unknown>;
   const n = ops.new.operation.value as Record<string, unknown>;
   const label = `${ops.new.method} ${ops.new.path}`;
-  if ((o.deprecated === true) !== (n.deprecated === true)) {
-    emit(ctx, n.deprecated === true ? 'endpoint-deprecated' : 'endpoint-reactivated', {
-      at: ops.new.operation,
-      oldValue: o.deprecated === true,
-      newValue: n.deprecated === true,
-      message: `${label} ${n.deprecated === true ? 'was deprecated' : 'is no longer deprecated'}.`,
-    });
+  const at = ops.new.operation;
+  const [was, now] = [o.deprecated === true, n.deprecated === true];
+  if (was !== now) {
+    const message = `${label} ${now ? 'was deprecated' : 'is no longer deprecated'}.`;
+    emit(ctx, now ? 'endpoint-deprecated' : 'endpoint-reactivated', { at, oldValue: was, newValue: now, message });
   }
   if (typeof o.operationId === 'string' && typeof n.operationId === 'string' && o.operationId !== n.operationId) {
-    emit(ctx, 'operation-id-changed', {
-      at: ops.new.operation,
-      oldValue: o.operationId,
-      newValue: n.operationId,
-      message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`,
-    });
+    const message = `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`;
+    emit(ctx, 'operation-id-changed', { at, oldValue: o.operationId, newValue: n.operationId, message });
   }
   diffParameters(ctx, ops);
   diffRequestBody(ctx, { old: ops.old.operation, new: ops.new.operation });

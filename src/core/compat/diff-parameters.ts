@@ -1,7 +1,7 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, matchKeys, type DiffContext } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { OperationEntry } from './openapi-document.ts';
@@ -20,58 +20,38 @@ interface Param {
  * match case-insensitively.
  */
 export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {
-  const oldParams = collectParams(ctx.old.resolver, ops.old);
-  const newParams = collectParams(ctx.new.resolver, ops.new);
-  for (const [key, op] of oldParams) {
-    if (newParams.has(key)) continue;
-    const removal = judgeRemoval(ctx, 'request-parameter', op.value);
-    const message = `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`;
-    emit(ctx, removal.id, { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message });
-  }
-  for (const [key, np] of newParams) {
-    const op = oldParams.get(key);
-    if (op === undefined) {
-      const id = np.required ? 'request-parameter-added-required' : 'request-parameter-added-optional';
-      emit(ctx, id, {
-        at: np.node,
-        direction: 'request',
-        newValue: np.name,
-        message: `A new ${np.required ? 'required' : 'optional'} ${np.in} parameter \`${np.name}\` was added.`,
-      });
-      continue;
-    }
-    compareParam(ctx, op, np);
-  }
+  matchKeys(collectParams(ctx.old.resolver, ops.old), collectParams(ctx.new.resolver, ops.new), {
+    removed: (op) => {
+      const removal = judgeRemoval(ctx, 'request-parameter', op.value);
+      const message = `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`;
+      emit(ctx, removal.id, { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message });
+    },
+    added: (np) => {
+      const kind = np.required ? 'required' : 'optional';
+      const message = `A new ${kind} ${np.in} parameter \`${np.name}\` was added.`;
+      emit(ctx, `request-parameter-added-${kind}`, { at: np.node, direction: 'request', newValue: np.name, message });
+    },
+    both: (op, np) => compareParam(ctx, op, np),
+  });
 }
 
 function compareParam(ctx: DiffContext, op: Param, np: Param): void {
   const base = { at: np.node, direction: 'request' as const };
+  const what = `The ${np.in} parameter \`${np.name}\``;
   if (op.required !== np.required) {
-    emit(ctx, np.required ? 'request-parameter-became-required' : 'request-parameter-became-optional', {
-      ...base,
-      oldValue: op.required,
-      newValue: np.required,
-      message: `The ${np.in} parameter \`${np.name}\` became ${np.required ? 'required' : 'optional'}.`,
-    });
+    const kind = np.required ? 'required' : 'optional';
+    const message = `${what} became ${kind}.`;
+    emit(ctx, `request-parameter-became-${kind}`, { ...base, oldValue: op.required, newValue: np.required, message });
   }
   const oldStyle = styleOf(op);
   const newStyle = styleOf(np);
   if (oldStyle !== newStyle) {
-    const message = `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`;
+    const message = `${what} is serialised differently (${oldStyle} to ${newStyle}).`;
     emit(ctx, 'request-parameter-style-changed', { ...base, oldValue: oldStyle, newValue: newStyle, message });
   }
   if (np.value.deprecated === true && op.value.deprecated !== true) {
-    emit(ctx, 'request-parameter-deprecated', {
-      ...base,
-      newValue: true,
-      message: `The ${np.in} parameter \`${np.name}\` was deprecated.`,
-    });
-    checkSunsetNotice(ctx, {
-      kind: 'request-parameter',
-      element: np.value,
-      at: np.node,
-      what: `The ${np.in} parameter \`${np.name}\``,
-    });
+    emit(ctx, 'request-parameter-deprecated', { ...base, newValue: true, message: `${what} was deprecated.` });
+    checkSunsetNotice(ctx, { kind: 'request-parameter', element: np.value, at: np.node, what });
   }
   const os = schemaOf(op);
   const ns = schemaOf(np);

@@ -1,36 +1,30 @@
-import { diffContent, child, compareChildSchemas } from './diff-bodies.ts';
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { nodeAt } from './json-pointer.ts';
+import { diffContent, compareChildSchemas, isRequired } from './diff-bodies.ts';
+import { emit, matchKeys, type DiffContext } from './diff-context.ts';
+import type { DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
-import { isObjectLike } from './schema-model.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** Compare the responses of one operation: status codes, headers, media types and schemas. */
 export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
-  const oldMap = statusMap(child(ops.old, 'responses'));
-  const newMap = statusMap(child(ops.new, 'responses'));
-  for (const [status, node] of oldMap) {
-    if (newMap.has(status)) continue;
-    const id = isSuccess(status) ? 'response-success-status-removed' : 'response-error-status-removed';
-    const message = `The ${status} response is no longer returned.`;
-    emit(ctx, id, { at: node, side: 'old', direction: 'response', oldValue: status, message });
-  }
-  for (const [status, node] of newMap) {
-    const old = oldMap.get(status);
-    if (old === undefined) {
-      const id = isSuccess(status) ? 'response-success-status-added' : 'response-error-status-added';
-      emit(ctx, id, {
-        at: node,
-        direction: 'response',
-        newValue: status,
-        message: `A ${status} response may now be returned.`,
-      });
-      continue;
-    }
-    const o = ctx.old.resolver.resolve(old);
-    const n = ctx.new.resolver.resolve(node);
-    diffHeaders(ctx, { old: o, new: n, status, reactivated: isDeprecated(ops.old) && !isDeprecated(ops.new) });
-    diffContent(ctx, { old: o, new: n, direction: 'response', label: 'body' });
-  }
+  const reactivated = isDeprecated(ops.old) && !isDeprecated(ops.new);
+  matchKeys(statusMap(child(ops.old, 'responses')), statusMap(child(ops.new, 'responses')), {
+    removed: (node, status) => {
+      const message = `The ${status} response is no longer returned.`;
+      const id = `response-${isSuccess(status) ? 'success' : 'error'}-status-removed` as const;
+      emit(ctx, id, { at: node, side: 'old', direction: 'response', oldValue: status, message });
+    },
+    added: (node, status) => {
+      const message = `A ${status} response may now be returned.`;
+      const id = `response-${isSuccess(status) ? 'success' : 'error'}-status-added` as const;
+      emit(ctx, id, { at: node, direction: 'response', newValue: status, message });
+    },
+    both: (old, node, status) => {
+      const o = ctx.old.resolver.resolve(old);
+      const n = ctx.new.resolver.resolve(node);
+      diffHeaders(ctx, { old: o, new: n, status, reactivated });
+      diffContent(ctx, { old: o, new: n, direction: 'response', label: 'body' });
+    },
+  });
 }
 
 // Deprecation (RFC 9745) and Sunset (RFC 8594) only ever announce an end: losing them is good news.
@@ -39,73 +33,53 @@ const endAnnouncements = new Set(['deprecation', 'sunset']);
 const deprecationCompanions = new Set(['link', 'warning']);
 
 function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: string; reactivated: boolean }): void {
-  const oh = headers(ctx.old.resolver, r.old);
-  const nh = headers(ctx.new.resolver, r.new);
-  for (const [name, h] of oh) {
-    if (nh.has(name)) continue;
-    const base = { at: h.site, side: 'old' as const, direction: 'response' as const, oldValue: h.name };
-    if (endAnnouncements.has(name) || (r.reactivated && deprecationCompanions.has(name))) {
-      const why = r.reactivated
-        ? 'the operation is no longer deprecated'
-        : 'it no longer announces a deprecation or a sunset';
-      const message = `The ${r.status} response no longer has the ${h.name} header: ${why}.`;
-      emit(ctx, 'response-deprecation-header-removed', { ...base, message });
-    } else {
-      const message = `The ${r.status} response no longer has the ${h.name} header.`;
-      emit(ctx, 'response-header-removed', { ...base, message });
-    }
-  }
-  for (const [name, h] of nh) {
-    const old = oh.get(name);
-    if (old === undefined) {
-      emit(ctx, 'response-header-added', {
-        at: h.site,
-        direction: 'response',
-        newValue: h.name,
-        message: `The ${r.status} response has a new ${h.name} header.`,
-      });
-      continue;
-    }
-    if (old.required !== h.required) {
-      emit(ctx, h.required ? 'response-header-became-required' : 'response-header-became-optional', {
-        at: h.node,
-        direction: 'response',
-        oldValue: old.required,
-        newValue: h.required,
-        message: `The ${h.name} header of the ${r.status} response ${h.required ? 'is now always sent' : 'may now be missing'}.`,
-      });
-    }
-    compareChildSchemas(ctx, 'schema', { old: old.node, new: h.node, direction: 'response', label: h.name });
-  }
+  matchKeys(headers(ctx.old.resolver, r.old), headers(ctx.new.resolver, r.new), {
+    removed: (h, name) => {
+      const base = { at: h.site, side: 'old' as const, direction: 'response' as const, oldValue: h.name };
+      if (endAnnouncements.has(name) || (r.reactivated && deprecationCompanions.has(name))) {
+        const why = r.reactivated
+          ? 'the operation is no longer deprecated'
+          : 'it no longer announces a deprecation or a sunset';
+        const message = `The ${r.status} response no longer has the ${h.name} header: ${why}.`;
+        emit(ctx, 'response-deprecation-header-removed', { ...base, message });
+      } else {
+        const message = `The ${r.status} response no longer has the ${h.name} header.`;
+        emit(ctx, 'response-header-removed', { ...base, message });
+      }
+    },
+    added: (h) => {
+      const message = `The ${r.status} response has a new ${h.name} header.`;
+      emit(ctx, 'response-header-added', { at: h.site, direction: 'response', newValue: h.name, message });
+    },
+    both: (old, h) => {
+      if (old.required !== h.required) {
+        emit(ctx, h.required ? 'response-header-became-required' : 'response-header-became-optional', {
+          at: h.node,
+          direction: 'response',
+          oldValue: old.required,
+          newValue: h.required,
+          message: `The ${h.name} header of the ${r.status} response ${h.required ? 'is now always sent' : 'may now be missing'}.`,
+        });
+      }
+      compareChildSchemas(ctx, 'schema', { old: old.node, new: h.node, direction: 'response', label: h.name });
+    },
+  });
 }
 
 function headers(resolver: RefResolver, response: DocNode) {
   // `site` is where the response names the header, so a removal of a shared (`$ref`) header is
   // reported on each response that loses it, not once at the component.
   const out = new Map<string, { name: string; node: DocNode; site: DocNode; required: boolean }>();
-  const map = isObjectLike(response.value) ? response.value.headers : undefined;
-  if (!isObjectLike(map)) return out;
-  for (const [name, raw] of Object.entries(map)) {
-    const site = nodeAt(response, raw, 'headers', name);
+  for (const [name, site] of nodeEntries(child(response, 'headers'))) {
     const node = resolver.resolve(site);
-    out.set(name.toLowerCase(), {
-      name,
-      node,
-      site,
-      required: isObjectLike(node.value) && node.value.required === true,
-    });
+    out.set(name.toLowerCase(), { name, node, site, required: isRequired(node) });
   }
   return out;
 }
 
 /** A `responses` map by upper-cased status (`2XX` and `2xx` are one range). */
 export function statusMap(node: DocNode | undefined): Map<string, DocNode> {
-  const out = new Map<string, DocNode>();
-  if (node === undefined || !isObjectLike(node.value)) return out;
-  for (const [status, value] of Object.entries(node.value)) {
-    out.set(status.toUpperCase(), nodeAt(node, value, status));
-  }
-  return out;
+  return new Map(nodeEntries(node).map(([status, at]) => [status.toUpperCase(), at]));
 }
 
 /** Whether a response key stands for success (1xx to 3xx, including ranges like `2XX`). */

@@ -2,7 +2,6 @@ import {
   emit,
   linkPair,
   type DiffContext,
-  type DocNode,
   describeValue,
   nodeKey,
   type ResolvedPair,
@@ -12,7 +11,7 @@ import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
 import { canonicalJson, sameValue } from './equivalence.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeInfo } from './schema-model.ts';
 
@@ -71,8 +70,7 @@ function compareResolved(ctx: DiffContext, resolved: ResolvedPair): void {
 function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
   const ot = typeInfo(asSchema(p.o.value), p.o);
   const nt = typeInfo(asSchema(p.n.value), p.n);
-  const at = { uri: p.n.uri, pointer: p.n.pointer };
-  const base = { at, direction: p.direction };
+  const base = { at: p.n, direction: p.direction };
   let compatible = true;
   if (ot.types !== undefined && nt.types !== undefined && !sameTypes(ot.types, nt.types)) {
     const oldValue = formatTypes(ot.types);
@@ -92,7 +90,7 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
     const id = `${p.direction}-became-${nt.nullable ? 'nullable' : 'not-nullable'}` as const;
     const message = `${describeValue(p.direction, p.label)} ${nt.nullable ? 'may now be null' : 'can no longer be null'}.`;
     // A peeled wrapper (`anyOf: [X, null]`) carries the nullability, not the shared schema X.
-    emit(ctx, id, { ...base, at: p.n.site ?? at, oldValue: ot.nullable, newValue: nt.nullable, message });
+    emit(ctx, id, { ...base, at: p.n.site ?? p.n, oldValue: ot.nullable, newValue: nt.nullable, message });
   }
   return compatible;
 }
@@ -106,7 +104,7 @@ function diffFormat(ctx: DiffContext, p: ResolvedPair): void {
   const of = asSchema(p.o.value).format;
   const nf = asSchema(p.n.value).format;
   if (of === nf || (of === undefined && nf === undefined)) return;
-  const base = { at: { uri: p.n.uri, pointer: p.n.pointer }, direction: p.direction, oldValue: of, newValue: nf };
+  const base = { at: p.n, direction: p.direction, oldValue: of, newValue: nf };
   const what = describeValue(p.direction, p.label);
   if (of === undefined)
     emit(ctx, `${p.direction}-format-added`, { ...base, message: `${what} now has format ${String(nf)}.` });
@@ -128,8 +126,7 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
   const oe = enumOf(asSchema(p.o.value));
   const ne = enumOf(asSchema(p.n.value));
   if (oe === undefined && ne === undefined) return;
-  const at = { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'enum') };
-  const base = { at, direction: p.direction };
+  const base = { at: nodeAt(p.n, ne, 'enum'), direction: p.direction };
   const what = describeValue(p.direction, p.label);
   if (oe === undefined) {
     const message = `${what} is now restricted to ${formatList(ne ?? [])}.`;
@@ -137,11 +134,8 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
     return;
   }
   if (ne === undefined) {
-    emit(ctx, `${p.direction}-enum-removed`, {
-      ...base,
-      oldValue: oe,
-      message: `${what} is no longer restricted to ${formatList(oe)}.`,
-    });
+    const message = `${what} is no longer restricted to ${formatList(oe)}.`;
+    emit(ctx, `${p.direction}-enum-removed`, { ...base, oldValue: oe, message });
     return;
   }
   // Most enums are the same list on both sides: nothing to report, and no need to spell each value.
@@ -149,22 +143,14 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
   const oldKeys = new Set(oe.map(canonicalJson));
   const newKeys = new Set(ne.map(canonicalJson));
   for (const v of oe) {
-    if (!newKeys.has(canonicalJson(v))) {
-      emit(ctx, `${p.direction}-enum-value-removed`, {
-        ...base,
-        oldValue: v,
-        message: `${what} no longer ${p.direction === 'request' ? 'accepts' : 'takes'} the value ${canonicalJson(v)}.`,
-      });
-    }
+    if (newKeys.has(canonicalJson(v))) continue;
+    const message = `${what} no longer ${p.direction === 'request' ? 'accepts' : 'takes'} the value ${canonicalJson(v)}.`;
+    emit(ctx, `${p.direction}-enum-value-removed`, { ...base, oldValue: v, message });
   }
   for (const v of ne) {
-    if (!oldKeys.has(canonicalJson(v))) {
-      emit(ctx, `${p.direction}-enum-value-added`, {
-        ...base,
-        newValue: v,
-        message: `${what} may now take the value ${canonicalJson(v)}.`,
-      });
-    }
+    if (oldKeys.has(canonicalJson(v))) continue;
+    const message = `${what} may now take the value ${canonicalJson(v)}.`;
+    emit(ctx, `${p.direction}-enum-value-added`, { ...base, newValue: v, message });
   }
 }
 
@@ -179,13 +165,7 @@ function diffDefault(ctx: DiffContext, p: ResolvedPair): void {
   if (od === undefined && nd === undefined) return;
   if (od !== undefined && nd !== undefined && sameValue(od, nd)) return;
   const message = `${describeValue('request', p.label)} default changed from ${od === undefined ? 'none' : canonicalJson(od)} to ${nd === undefined ? 'none' : canonicalJson(nd)}.`;
-  emit(ctx, 'request-default-changed', {
-    at: { uri: p.n.uri, pointer: p.n.pointer },
-    direction: 'request',
-    oldValue: od,
-    newValue: nd,
-    message,
-  });
+  emit(ctx, 'request-default-changed', { at: p.n, direction: 'request', oldValue: od, newValue: nd, message });
 }
 
 function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
@@ -203,7 +183,7 @@ function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
       ? `${describeValue(p.direction, p.label)} discriminator no longer maps ${lost.join(', ')}.`
       : `${describeValue(p.direction, p.label)} discriminator property changed from ${String(oldName ?? 'none')} to ${String(newName ?? 'none')}.`;
   emit(ctx, `${p.direction}-discriminator-changed`, {
-    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'discriminator') },
+    at: nodeAt(p.n, nd, 'discriminator'),
     direction: p.direction,
     oldValue: od,
     newValue: nd,

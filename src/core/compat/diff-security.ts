@@ -1,9 +1,7 @@
-import { emit, type DiffContext, type DocNode, type EmitOptions } from './diff-context.ts';
-import type { DocumentSet } from './document-set.ts';
+import { emit, type DiffContext, type EmitOptions, type Side } from './diff-context.ts';
 import { canonicalJson } from './equivalence.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
+import { joinPointer, nodeAt, type DocNode } from './json-pointer.ts';
 import type { OperationEntry } from './openapi-document.ts';
-import type { RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';
 import type { Change } from './types.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -24,7 +22,6 @@ interface Effective {
   inherited: boolean;
 }
 
-type Side = { set: DocumentSet; resolver: RefResolver };
 type Report = (id: RuleId, message: string, values?: { oldValue?: unknown; newValue?: unknown }) => void;
 
 /** Most lists are shared by every operation through the global `security`: report those once. */
@@ -146,29 +143,21 @@ function covers(a: Alternative, b: Alternative): boolean {
 }
 
 function effective(side: Side, entry: OperationEntry): Effective {
-  const op = entry.operation.value as Record<string, unknown>;
+  const own = (entry.operation.value as Record<string, unknown>).security;
   const doc = side.set.documents.get(side.set.root);
-  let list: unknown;
-  let at: DocNode;
-  let inherited = false;
-  if (Array.isArray(op.security)) {
-    list = op.security;
-    at = nodeAt(entry.operation, list, 'security');
-  } else {
-    inherited = true;
-    list = isObjectLike(doc) ? doc.security : undefined;
-    at = Array.isArray(list) ? { uri: side.set.root, pointer: '/security', value: list } : entry.operation;
-  }
+  const inherited = !Array.isArray(own);
+  const list = inherited ? (isObjectLike(doc) ? doc.security : undefined) : own;
+  const at: DocNode = inherited
+    ? Array.isArray(list)
+      ? { uri: side.set.root, pointer: '/security', value: list }
+      : entry.operation
+    : nodeAt(entry.operation, list, 'security');
   const schemes = schemesOf(side);
   const alternatives = (Array.isArray(list) ? list : [])
     .filter(isObjectLike)
     .map((req) => alternativeOf(req, { schemes, side }));
-  return {
-    alternatives,
-    anonymous: alternatives.length === 0 || alternatives.some((a) => a.schemes.size === 0),
-    at,
-    inherited,
-  };
+  const anonymous = alternatives.length === 0 || alternatives.some((a) => a.schemes.size === 0);
+  return { alternatives, anonymous, at, inherited };
 }
 
 function alternativeOf(

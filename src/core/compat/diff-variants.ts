@@ -1,5 +1,5 @@
-import { emit, type DiffContext, type DocNode, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
-import { nodeAt } from './json-pointer.ts';
+import { emit, type DiffContext, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import { asSchema, formatTypes, resolveSchema, typeInfo } from './schema-model.ts';
@@ -81,14 +81,11 @@ function unionKey(schema: Record<string, unknown>): 'oneOf' | 'anyOf' | undefine
 
 /** Null-only members of a union are its nullability (compared as such), not alternatives. */
 function membersOf(resolver: RefResolver, node: ResolvedNode, key: 'oneOf' | 'anyOf' | 'allOf'): Member[] {
-  const list = asSchema(node.value)[key] as unknown[];
-  const out: Member[] = [];
-  list.forEach((value, i) => {
-    if (key !== 'allOf' && isNullOnly(value)) return;
+  return (asSchema(node.value)[key] as unknown[]).flatMap((value, i) => {
+    if (key !== 'allOf' && isNullOnly(value)) return [];
     const raw = nodeAt(node, value, key, i);
-    out.push({ node: raw, resolved: resolveSchema(resolver, raw) });
+    return [{ node: raw, resolved: resolveSchema(resolver, raw) }];
   });
-  return out;
 }
 
 function memberName(m: Member): string {

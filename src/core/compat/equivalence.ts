@@ -1,17 +1,11 @@
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { ANNOTATION_KEYS, asSchema, isObjectLike, resolveSchema } from './schema-model.ts';
 
-interface Node {
-  uri: string;
-  pointer: string;
-  value: unknown;
-}
-
 /** Decides whether two schemas accept the same values, ignoring refs, names, order and prose. */
 export interface EquivalenceChecker {
-  equivalent(oldNode: Node, newNode: Node): boolean;
+  equivalent(oldNode: DocNode, newNode: DocNode): boolean;
 }
 
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
@@ -32,7 +26,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
   const pending = new Set<string>();
   let tentative: string[] = [];
 
-  function compareNodes(a: Node, b: Node): boolean {
+  function compareNodes(a: DocNode, b: DocNode): boolean {
     const o = resolveSchema(resolvers.old, a);
     const n = resolveSchema(resolvers.new, b);
     const key = `${o.key}${o.nullable === true ? '?' : ''}|${n.key}${n.nullable === true ? '?' : ''}`;
@@ -57,7 +51,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
       const ov = os[k];
       const nv = ns[k];
       if (ov === undefined || nv === undefined) return false;
-      const child = (value: unknown, node: Node, ...path: (string | number)[]) => nodeAt(node, value, k, ...path);
+      const child = (value: unknown, node: DocNode, ...path: (string | number)[]) => nodeAt(node, value, k, ...path);
       if (SCHEMA_MAP_KEYS.has(k)) {
         if (!isObjectLike(ov) || !isObjectLike(nv)) return false;
         const names = Object.keys(ov);

@@ -2,14 +2,6 @@ import type { Change, ChangeLevel, DiffResult } from './types.ts';
 
 const ORDER: Record<ChangeLevel, number> = { breaking: 0, risk: 1, compatible: 2 };
 
-/** Changes ordered breaking first, then risk, then compatible; document order within a level. */
-function sortByLevel(changes: readonly Change[]): Change[] {
-  return changes
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => ORDER[a.c.level] - ORDER[b.c.level] || a.i - b.i)
-    .map(({ c }) => c);
-}
-
 /** Where a change sits, for people: `POST /users` or `#/components/schemas/User (via GET /users)`. */
 export function describeLocation(change: Change): string {
   const { method, path, pointer, document, via, operationCount } = change.location;
@@ -30,7 +22,8 @@ export function describeLocation(change: Change): string {
  */
 export function formatText(result: DiffResult): string {
   const lines: string[] = [];
-  for (const c of sortByLevel(result.changes)) {
+  // Breaking first, then risk, then compatible; the sort is stable, so document order within a level.
+  for (const c of [...result.changes].sort((a, b) => ORDER[a.level] - ORDER[b.level])) {
     lines.push(`${c.level.toUpperCase().padEnd(10)} ${c.id}  ${describeLocation(c)}`);
     lines.push(`           ${c.message}`);
   }

@@ -1,5 +1,14 @@
+/** A node somewhere in a set of documents. */
+export interface DocNode {
+  /** Absolute URI of the document holding the node. */
+  uri: string;
+  /** JSON pointer of the node inside that document ('' for the root). */
+  pointer: string;
+  value: unknown;
+}
+
 /** Escape one JSON pointer token (RFC 6901). */
-export function escapePointerToken(token: string): string {
+function escapePointerToken(token: string): string {
   // Most tokens need no escape; checking first spares two string copies per token.
   if (!token.includes('~') && !token.includes('/')) return token;
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -47,6 +56,6 @@ export function nodeAt(
   node: { uri: string; pointer: string },
   value: unknown,
   ...tokens: (string | number)[]
-): { uri: string; pointer: string; value: unknown } {
+): DocNode {
   return { uri: node.uri, pointer: joinPointer(node.pointer, ...tokens), value };
 }

@@ -1,9 +1,8 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { methodOfMember, operationMembers } from '../versions/openapi.ts';
-import { FIXED_METHODS, type DocNode } from './diff-context.ts';
+import { FIXED_METHODS, type Side } from './diff-context.ts';
 import type { DocumentSet } from './document-set.ts';
-import { joinPointer, nodeAt } from './json-pointer.ts';
-import type { RefResolver } from './ref-resolver.ts';
+import { joinPointer, nodeAt, type DocNode } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
 
 /** One operation of a document, after resolving its path item. */
@@ -48,7 +47,7 @@ function normalizePath(path: string): string {
 }
 
 /** List the operations of a document in document order, keyed for matching. */
-export function listOperations(side: { set: DocumentSet; resolver: RefResolver }): OperationEntry[] {
+export function listOperations(side: Side): OperationEntry[] {
   const doc = assertOpenApiDocument(side.set);
   const paths = isObjectLike(doc.paths) ? doc.paths : {};
   const out: OperationEntry[] = [];

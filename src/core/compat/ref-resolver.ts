@@ -1,14 +1,9 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import type { DocumentSet } from './document-set.ts';
-import { getAtPointer, safeDecode } from './json-pointer.ts';
+import { getAtPointer, safeDecode, type DocNode } from './json-pointer.ts';
 
 /** A node reached after following zero or more `$ref`s. */
-export interface ResolvedNode {
-  /** Absolute URI of the document holding the node. */
-  uri: string;
-  /** JSON pointer of the node inside that document ('' for the root). */
-  pointer: string;
-  value: unknown;
+export interface ResolvedNode extends DocNode {
   /** `uri#pointer`: identifies the node across the whole set. */
   key: string;
   /** Component name when the node is `#/components/<kind>/<name>`. */
@@ -22,7 +17,7 @@ export interface ResolvedNode {
 /** Follows `$ref`s over a {@link DocumentSet}. */
 export interface RefResolver {
   /** Follow `$ref` chains from `value` found at `uri#pointer`. */
-  resolve(node: { uri: string; pointer: string; value: unknown }): ResolvedNode;
+  resolve(node: DocNode): ResolvedNode;
 }
 
 /**
@@ -48,8 +43,8 @@ export function createRefResolver(set: DocumentSet): RefResolver {
   };
 }
 
-function followChain(set: DocumentSet, where: SelfUris, start: { uri: string; pointer: string; value: unknown }) {
-  let current = { uri: start.uri, pointer: start.pointer, value: start.value };
+function followChain(set: DocumentSet, where: SelfUris, start: DocNode) {
+  let current: DocNode = { uri: start.uri, pointer: start.pointer, value: start.value };
   const seen = new Set<string>();
   while (isRefObject(current.value)) {
     const from = `${current.uri}#${current.pointer}`;
@@ -60,7 +55,7 @@ function followChain(set: DocumentSet, where: SelfUris, start: { uri: string; po
   return current;
 }
 
-function located(current: { uri: string; pointer: string; value: unknown }): ResolvedNode {
+function located(current: DocNode): ResolvedNode {
   const { uri, pointer, value } = current;
   const node: ResolvedNode = { uri, pointer, value, key: `${uri}#${pointer}` };
   const name = pointer.startsWith('/components/') ? COMPONENT.exec(pointer)?.[1] : undefined;

@@ -35,23 +35,7 @@ const table = {
   'request-parameter-became-required': ['breaking', 'An optional parameter became required.'],
   'request-parameter-became-optional': ['compatible', 'A required parameter became optional (relaxed validation).'],
   'request-parameter-style-changed': ['risk', 'The serialisation (style or explode) of a parameter changed.'],
-  'request-parameter-deprecated': ['compatible', 'A parameter was marked deprecated.'],
-  'request-parameter-removed-before-sunset': [
-    'breaking',
-    'A deprecated parameter was removed before the x-sunset date it promised.',
-  ],
-  'request-parameter-removed-after-sunset': [
-    'compatible',
-    'A deprecated parameter was removed on or after its x-sunset date, as announced.',
-  ],
-  'request-parameter-removed-after-deprecation': [
-    'risk',
-    'A deprecated parameter without an x-sunset date was removed; the deprecation promised no date.',
-  ],
-  'request-parameter-sunset-too-soon': [
-    'breaking',
-    'A parameter was deprecated with an x-sunset date closer than the notice the audience is owed.',
-  ],
+  ...elementRules('request-parameter', 'parameter'),
 
   'request-body-added-required': ['breaking', 'A required request body was added to an operation that had none.'],
   'request-body-added-optional': ['compatible', 'An optional request body was added.'],
@@ -88,23 +72,7 @@ const table = {
     'breaking',
     'A request field seems renamed: one removed and one of the same type added.',
   ],
-  'request-property-deprecated': ['compatible', 'A request field was marked deprecated.'],
-  'request-property-removed-before-sunset': [
-    'breaking',
-    'A deprecated request field was removed before the x-sunset date it promised.',
-  ],
-  'request-property-removed-after-sunset': [
-    'compatible',
-    'A deprecated request field was removed on or after its x-sunset date, as announced.',
-  ],
-  'request-property-removed-after-deprecation': [
-    'risk',
-    'A deprecated request field without an x-sunset date was removed; the deprecation promised no date.',
-  ],
-  'request-property-sunset-too-soon': [
-    'breaking',
-    'A request field was deprecated with an x-sunset date closer than the notice the audience is owed.',
-  ],
+  ...elementRules('request-property', 'request field'),
   'response-property-removed': ['breaking', 'A response field was removed.'],
   'response-property-added': ['compatible', 'A new response field was added (clients ignore unknown fields).'],
   'response-property-became-optional': ['breaking', 'A response field that was always present may now be missing.'],
@@ -113,23 +81,7 @@ const table = {
     'breaking',
     'A response field seems renamed: one removed and one of the same type added.',
   ],
-  'response-property-deprecated': ['compatible', 'A response field was marked deprecated.'],
-  'response-property-removed-before-sunset': [
-    'breaking',
-    'A deprecated response field was removed before the x-sunset date it promised.',
-  ],
-  'response-property-removed-after-sunset': [
-    'compatible',
-    'A deprecated response field was removed on or after its x-sunset date, as announced.',
-  ],
-  'response-property-removed-after-deprecation': [
-    'risk',
-    'A deprecated response field without an x-sunset date was removed; the deprecation promised no date.',
-  ],
-  'response-property-sunset-too-soon': [
-    'breaking',
-    'A response field was deprecated with an x-sunset date closer than the notice the audience is owed.',
-  ],
+  ...elementRules('response-property', 'response field'),
   'response-property-order-changed': [
     'risk',
     'The order of response fields changed; breaks only clients that rely on position.',
@@ -243,6 +195,32 @@ const table = {
 } as const satisfies Record<string, readonly [ChangeLevel, string]>;
 
 export type RuleId = keyof typeof table;
+
+/**
+ * The rules of an element that carries its own `deprecated` and `x-sunset` (sunset.ts judges
+ * them), as `[level, description]` with `%` for the element's noun.
+ */
+function elementRules<K extends string>(kind: K, noun: string) {
+  const family = {
+    deprecated: ['compatible', 'A % was marked deprecated.'],
+    'removed-before-sunset': ['breaking', 'A deprecated % was removed before the x-sunset date it promised.'],
+    'removed-after-sunset': ['compatible', 'A deprecated % was removed on or after its x-sunset date, as announced.'],
+    'removed-after-deprecation': [
+      'risk',
+      'A deprecated % without an x-sunset date was removed; the deprecation promised no date.',
+    ],
+    'sunset-too-soon': [
+      'breaking',
+      'A % was deprecated with an x-sunset date closer than the notice the audience is owed.',
+    ],
+  } as const;
+  return Object.fromEntries(
+    Object.entries(family).map(([suffix, [level, text]]) => [
+      `${kind}-${suffix}`,
+      [level, text.replace('%', noun)] as const,
+    ]),
+  ) as Record<`${K}-${keyof typeof family}`, readonly [ChangeLevel, string]>;
+}
 
 export const compatRules = Object.fromEntries(
   Object.entries(table).map(([id, [level, description]]) => [id, { level, description }]),

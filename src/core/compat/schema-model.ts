@@ -1,5 +1,5 @@
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
-import { nodeAt } from './json-pointer.ts';
+import { nodeAt, type DocNode } from './json-pointer.ts';
 import { isNullOnly, normalizeSchema } from './normalize-schema.ts';
 
 export type SchemaObject = Record<string, unknown>;
@@ -34,10 +34,7 @@ export function asSchema(value: unknown): SchemaObject {
  * 3.1 `anyOf`/`oneOf: [X, { type: 'null' }]`. A peeled nullable wrapper marks the result
  * `nullable`, with `site` naming the wrapper, where that nullability is written.
  */
-export function resolveSchema(
-  resolver: RefResolver,
-  node: { uri: string; pointer: string; value: unknown },
-): ResolvedNode {
+export function resolveSchema(resolver: RefResolver, node: DocNode): ResolvedNode {
   let resolved = resolver.resolve(node);
   for (let i = 0; i < 16; i++) {
     const schema = asSchema(resolved.value);
@@ -123,6 +120,18 @@ export function requiredOf(schema: SchemaObject): Set<string> {
   return new Set(
     Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
   );
+}
+
+/** The node of a member of an object node, or undefined when absent. */
+export function child(node: DocNode, key: string): DocNode | undefined {
+  if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
+  return nodeAt(node, node.value[key], key);
+}
+
+/** The members of an object node, each as its own node; none when it is absent or not an object. */
+export function nodeEntries(node: DocNode | undefined): Array<[string, DocNode]> {
+  if (node === undefined || !isObjectLike(node.value)) return [];
+  return Object.entries(node.value).map(([key, value]) => [key, nodeAt(node, value, key)]);
 }
 
 export function isObjectLike(value: unknown): value is Record<string, unknown> {

@@ -1,13 +1,13 @@
 import { formatDays } from '../lifecycle/durations.ts';
 import { minimumNoticeMs } from '../lifecycle/schedule-rules.ts';
 import { DAY_MS, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext } from './diff-context.ts';
 import { toDocumentSet } from './document-set.ts';
-import { nodeAt } from './json-pointer.ts';
+import type { DocNode } from './json-pointer.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';
-import { isObjectLike } from './schema-model.ts';
+import { child, isObjectLike, nodeEntries } from './schema-model.ts';
 
 /** The sunset date promised for an operation, and where the description promised it. */
 export interface SunsetPromise {
@@ -44,23 +44,24 @@ function parseSunset(value: unknown, source: string): SunsetPromise | undefined 
 }
 
 function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
-  const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
-  if (!isObjectLike(responses)) return undefined;
-  for (const [status, raw] of Object.entries(responses)) {
-    const response = resolver.resolve(nodeAt(operation, raw, 'responses', status));
-    const headers = isObjectLike(response.value) ? response.value.headers : undefined;
-    if (!isObjectLike(headers)) continue;
-    for (const [name, rawHeader] of Object.entries(headers)) {
-      if (name.toLowerCase() !== 'sunset') continue;
-      const header = resolver.resolve(nodeAt(response, rawHeader, 'headers', name));
-      const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
-      if (schema === undefined) continue;
-      const fixed =
-        schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
-      if (fixed !== undefined) return fixed;
-    }
+  for (const site of sunsetHeaders(resolver, operation)) {
+    const header = resolver.resolve(site);
+    const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
+    if (schema === undefined) continue;
+    const fixed =
+      schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
+    if (fixed !== undefined) return fixed;
   }
   return undefined;
+}
+
+/** The `Sunset` headers an operation's responses document, where they name them, one response at a time. */
+export function* sunsetHeaders(resolver: RefResolver, operation: DocNode): Generator<DocNode> {
+  for (const [, site] of nodeEntries(child(operation, 'responses'))) {
+    const response = resolver.resolve(site);
+    for (const [name, header] of nodeEntries(child(response, 'headers')))
+      if (name.toLowerCase() === 'sunset') yield header;
+  }
 }
 
 /** The elements below an operation that carry their own `deprecated` and `x-sunset`. */

@@ -1,5 +1,5 @@
 import type { DocumentSet } from './document-set.ts';
-import { escapePointerToken } from './json-pointer.ts';
+import { joinPointer } from './json-pointer.ts';
 import { baseUriOf, createRefResolver, localTarget, resolveRefUri } from './ref-resolver.ts';
 
 /** An object met by {@link walkObjects}: its place is kept as a chain and spelled only on demand. */
@@ -34,9 +34,7 @@ function walkObjects(root: unknown, visit: (record: Record<string, unknown>, at:
 function pointerOf(entry: WalkEntry): string {
   const tokens: string[] = [];
   for (let at: WalkEntry | undefined = entry; at?.parent !== undefined; at = at.parent) tokens.push(at.token);
-  let out = '';
-  for (let i = tokens.length - 1; i >= 0; i--) out += '/' + escapePointerToken(tokens[i] as string);
-  return out;
+  return joinPointer('', ...tokens.reverse());
 }
 
 /**

@@ -17,16 +17,15 @@ export interface LintContext {
   allowSegments: ReadonlySet<string>;
 }
 
-export function createLintContext(input: unknown, options: { allowSegments?: readonly string[] } = {}): LintContext {
+export function createLintContext(input: unknown, allowSegments: readonly string[] = []): LintContext {
   const set = toDocumentSet(input);
   const resolver = createRefResolver(set);
-  const operations = listOperations({ set, resolver });
   return {
     set,
     doc: set.documents.get(set.root) as Record<string, unknown>,
     resolver,
-    operations,
-    allowSegments: new Set((options.allowSegments ?? []).map((s) => s.toLowerCase())),
+    operations: listOperations({ set, resolver }),
+    allowSegments: new Set(allowSegments.map((s) => s.toLowerCase())),
   };
 }
 

@@ -68,10 +68,7 @@ export interface LintOptions {
  * ```
  */
 export function lintOpenApi(input: unknown, options: LintOptions = {}): LintFinding[] {
-  const ctx = createLintContext(
-    input,
-    options.allowSegments === undefined ? {} : { allowSegments: options.allowSegments },
-  );
+  const ctx = createLintContext(input, options.allowSegments);
   const skip = new Set(options.skip ?? []);
   const out: LintFinding[] = [];
   for (const [rule, { check }] of Object.entries(lintRules) as [LintRuleId, { check: Check }][]) {

@@ -17,7 +17,6 @@ export function checkAdditionalOperations(ctx: LintContext): LintFinding[] {
     const extra = isObjectLike(item.value) ? item.value.additionalOperations : undefined;
     if (!isObjectLike(extra)) continue;
     for (const method of Object.keys(extra)) {
-      const fixed = method.toLowerCase();
       if (!FIXED_METHODS.has(method.toUpperCase())) continue;
       out.push({
         rule: 'additional-operation-fixed-method',
@@ -25,7 +24,7 @@ export function checkAdditionalOperations(ctx: LintContext): LintFinding[] {
         method: method.toUpperCase(),
         pointer: joinPointer(item.pointer, 'additionalOperations', method),
         message: `additionalOperations names ${method}, a method with a fixed field.`,
-        suggestion: `Move it to the path item's \`${fixed}\` field.`,
+        suggestion: `Move it to the path item's \`${method.toLowerCase()}\` field.`,
       });
     }
   }

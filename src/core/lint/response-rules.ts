@@ -1,6 +1,7 @@
-import { nodeAt } from '../compat/json-pointer.ts';
+import { nodeAt, type DocNode } from '../compat/json-pointer.ts';
 import { joinPointer } from '../compat/index.ts';
 import { collectFields } from '../compat/diff-object.ts';
+import { sunsetHeaders } from '../compat/sunset.ts';
 import { isObjectLike, resolveSchema } from '../compat/schema-model.ts';
 import type { LintContext, LintFinding } from './lint-context.ts';
 
@@ -33,7 +34,7 @@ export function checkProblemDetails(ctx: LintContext): LintFinding[] {
   return out;
 }
 
-function isProblemResponse(ctx: LintContext, response: { uri: string; pointer: string; value: unknown }): boolean {
+function isProblemResponse(ctx: LintContext, response: DocNode): boolean {
   const content = isObjectLike(response.value) ? response.value.content : undefined;
   if (!isObjectLike(content)) return false;
   return Object.entries(content).some(([media, body]) => {
@@ -55,7 +56,7 @@ export function checkDeprecatedSunset(ctx: LintContext): LintFinding[] {
   for (const op of ctx.operations) {
     const operation = op.operation.value;
     if (!isObjectLike(operation) || operation.deprecated !== true) continue;
-    if (operation['x-sunset'] !== undefined || documentsSunsetHeader(ctx, op.operation)) continue;
+    if (operation['x-sunset'] !== undefined || sunsetHeaders(ctx.resolver, op.operation).next().done !== true) continue;
     out.push({
       rule: 'deprecated-without-sunset',
       path: op.path,
@@ -66,17 +67,4 @@ export function checkDeprecatedSunset(ctx: LintContext): LintFinding[] {
     });
   }
   return out;
-}
-
-function documentsSunsetHeader(ctx: LintContext, operation: { uri: string; pointer: string; value: unknown }): boolean {
-  const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
-  if (!isObjectLike(responses)) return false;
-  return Object.entries(responses).some(([status, raw]) => {
-    const response = ctx.resolver.resolve(nodeAt(operation, raw, 'responses', status)).value;
-    return (
-      isObjectLike(response) &&
-      isObjectLike(response.headers) &&
-      Object.keys(response.headers).some((h) => h.toLowerCase() === 'sunset')
-    );
-  });
 }
