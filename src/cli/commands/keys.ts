@@ -3,10 +3,10 @@ import { createApiKey, isRole } from '../../loop/access/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
 import { loadConfig } from '../../loop/settings.ts';
 import { singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
+import { type CliCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
 
 /** `versionary keys create`: create an API key in the database and print it once. */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'keys',
   help: `Usage: npx versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 
@@ -52,4 +52,4 @@ Exit codes: 0 created, 2 could not run.`,
       await storage.close();
     }
   },
-});
+};

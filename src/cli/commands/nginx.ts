@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { secretFileOf } from '../../gateway/nginx/secret.ts';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
-import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
+import { type CliCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
 
 /**
  * `versionary nginx`: render nginx's files (the data plane) from the config `versionary gateway`
  * reads, and the lifecycle in its database.
  */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'nginx',
   help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
                         [--module <file>]
@@ -119,4 +119,4 @@ password goes to <dir>/private/redis-password, mode 0600).`,
     );
     return ExitCode.Ok;
   },
-});
+};
