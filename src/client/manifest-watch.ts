@@ -45,7 +45,7 @@ export function createManifestWatch(options: {
   now: () => number;
   fetch: typeof fetch;
   report: ((notice: ManifestNotice) => void) | undefined;
-  reported: Set<string>;
+  firstTime: (key: string) => boolean;
 }) {
   let url = options.manifest?.url ?? `${options.baseUrl}/deprecations`;
   const uses = new Set(options.manifest?.uses ?? []);
@@ -56,12 +56,8 @@ export function createManifestWatch(options: {
 
   // Report each notice once per process; escalate what is past its sunset (or within the limit).
   const settle = (notices: ManifestNotice[]): void => {
-    for (const n of notices) {
-      const key = `manifest ${url} ${n.kind} ${n.name} ${n.version} ${n.sunsetAt?.getTime()}`;
-      if (options.reported.has(key)) continue;
-      options.reported.add(key);
-      report(n);
-    }
+    for (const n of notices)
+      if (options.firstTime(`manifest ${url} ${n.kind} ${n.name} ${n.version} ${n.sunsetAt?.getTime()}`)) report(n);
     const limit = options.failWithinDays;
     const past = notices.filter((n) => n.daysLeft !== undefined && n.daysLeft < 0);
     if (past.length > 0 && options.manifest?.afterSunset !== 'warn')
