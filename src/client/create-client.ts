@@ -1,7 +1,7 @@
 import { describeNotice, SunsetApproachingError, toNotice, type DeprecationNotice } from './deprecation-notice.ts';
 import { parseLifecycleHeaders } from './parse-headers.ts';
 import type { ManifestNotice } from './manifest-check.ts';
-import { createManifestWatch, type ManifestOptions } from './manifest-watch.ts';
+import { createManifestWatch, firstTime, type ManifestOptions } from './manifest-watch.ts';
 
 /**
  * Options for {@link createVersionaryClient}.
@@ -82,13 +82,6 @@ export interface VersionaryClient {
   readonly accept: string | undefined;
 }
 
-// Shared by every client (and every copy of this module) in the process: "once per process".
-const reportedKey = Symbol.for('versionary.client.reported');
-const globals = globalThis as typeof globalThis & { [reportedKey]?: Set<string> };
-const reported = (globals[reportedKey] ??= new Set<string>());
-/** True the first time `key` is told in this process, false after. */
-const firstTime = (key: string): boolean => !reported.has(key) && Boolean(reported.add(key));
-
 /**
  * Create a client that sends its version on every call and reads `Deprecation`, `Sunset`, `Link`
  * and `Warning` on every response. Each deprecated version or endpoint is reported once per
@@ -126,7 +119,6 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
     // Unbound, the global fetch throws "Illegal invocation" in some runtimes.
     fetch: (input, init) => doFetch(input, init),
     report: options.onManifestNotice,
-    firstTime,
   });
 
   const inspect: VersionaryClient['inspect'] = (response, request) => {
