@@ -68,10 +68,8 @@ password goes to <dir>/private/redis-password, mode 0600).`,
       () => import('../../gateway/nginx/control-plane.ts'),
     );
     const readFile = (p: string) => readFileSync(p, 'utf8');
-    let rendered: (files: string[], out: string) => void = () => {};
-    const done = new Promise<{ files: string[]; out: string }>((resolvePromise) => {
-      rendered = (files, out) => resolvePromise({ files, out });
-    });
+    let rendered!: (result: { files: string[]; out: string }) => void;
+    const done = new Promise<{ files: string[]; out: string }>((settle) => (rendered = settle));
     let failed: number | undefined;
     let secretFile: string | undefined;
     const running = await startService({
@@ -79,7 +77,7 @@ password goes to <dir>/private/redis-password, mode 0600).`,
       readFile,
       exit: (code) => {
         failed = code;
-        rendered([], '');
+        rendered({ files: [], out: '' });
       },
       compose: (c) => {
         const configured = nginxTargetOf(c)?.target;
@@ -97,7 +95,7 @@ password goes to <dir>/private/redis-password, mode 0600).`,
         const plane = nginxControlPlane({
           config: c,
           target,
-          onRendered: (files) => rendered(Object.keys(files), target.out),
+          onRendered: (files) => rendered({ files: Object.keys(files), out: target.out }),
         });
         return composeGateway({ config: c, readFile, controlPlane: plane });
       },
