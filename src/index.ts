@@ -1,7 +1,6 @@
 // The public entry point `versionary`: the framework-free core. Everything not exported here (or
 // from `versionary/fastify` and `versionary/client`) is internal and may change in any release.
-export type { Clock, ClockInstant } from './core/clock/index.ts';
-export { createFixedClock } from './core/clock/index.ts';
+export { createFixedClock, type Clock, type ClockInstant } from './core/clock/index.ts';
 export { ErrorCode, VersionaryError, isVersionaryError } from './core/errors/index.ts';
 export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts';
 
@@ -47,8 +46,7 @@ export type {
 // The endpoint and transport changes (routes, statuses, headers, query parameters).
 export { endpointMoved, endpointRemoved, headerRenamed, queryRenamed, statusChanged } from './core/versions/index.ts';
 export type { EndpointInstruction, MigrationContext } from './core/versions/index.ts';
-export { parseAccept, resolveVersion } from './core/negotiation/index.ts';
-export type { AcceptInfo, ResolvedVersion } from './core/negotiation/index.ts';
+export { parseAccept, resolveVersion, type AcceptInfo, type ResolvedVersion } from './core/negotiation/index.ts';
 
 // Lifecycle.
 export {
@@ -99,5 +97,4 @@ export { createMigrationGuide, toHtml, toJson, toMarkdown } from './core/guide/i
 export type { MigrationGuide, MigrationGuideOptions } from './core/guide/index.ts';
 
 // OpenAPI style lint.
-export { lintOpenApi } from './core/lint/index.ts';
-export type { LintFinding, LintOptions } from './core/lint/index.ts';
+export { lintOpenApi, type LintFinding, type LintOptions } from './core/lint/index.ts';

@@ -4,12 +4,6 @@ import type { ParseArgsConfig } from 'node:util';
 /** Option values as node:util parseArgs returns them. */
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-interface CommandInput {
-  values: OptionValues;
-  positionals: string[];
-  io: CliIo;
-}
-
 /** One `versionary <name>` command: a file in `src/cli/commands/` plus a registry line. */
 export interface CliCommand {
   name: string;
@@ -19,7 +13,7 @@ export interface CliCommand {
   /** The arguments it takes; none when left out. */
   positionals?: { min: number; max: number; names: string };
   /** Resolves to the process exit code. */
-  run(input: CommandInput): Promise<number>;
+  run(input: { values: OptionValues; positionals: string[]; io: CliIo }): Promise<number>;
 }
 
 /** A command as the registry lists it: its line in the command list, and its module, imported when it runs. */
@@ -27,11 +21,6 @@ export interface CommandEntry {
   /** One line for the command list. */
   summary: string;
   load(): Promise<CliCommand>;
-}
-
-/** Identity helper that type-checks a command definition. */
-export function defineCommand(command: CliCommand): CliCommand {
-  return command;
 }
 
 /**
@@ -111,10 +100,7 @@ export const ExitCode = {
 
 /** A command-line mistake: printed with a hint to `--help`, exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+  override name = 'UsageError';
 }
 
 export function createProcessIo(): CliIo {
@@ -124,12 +110,8 @@ export function createProcessIo(): CliIo {
     throw error;
   });
   return {
-    stdout: (text) => {
-      process.stdout.write(text);
-    },
-    stderr: (text) => {
-      process.stderr.write(text);
-    },
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
     now: () => Date.now(),

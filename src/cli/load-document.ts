@@ -64,19 +64,14 @@ async function readDocument(target: { uri: string; from?: string }): Promise<unk
     });
   }
   const file = fileURLToPath(target.uri);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    if (target.from !== undefined) {
-      throw new VersionaryError({
-        code: ErrorCode.RefBroken,
-        detail: `Broken $ref: ${target.from} points to ${target.uri} (${reason}).`,
-      });
-    }
-    throw new VersionaryError({ code: ErrorCode.SpecUnreadable, detail: `cannot read ${target.uri}: ${reason}.` });
-  }
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'ENOENT' ? 'no such file' : error.message;
+    throw new VersionaryError(
+      target.from === undefined
+        ? { code: ErrorCode.SpecUnreadable, detail: `cannot read ${target.uri}: ${reason}.` }
+        : { code: ErrorCode.RefBroken, detail: `Broken $ref: ${target.from} points to ${target.uri} (${reason}).` },
+    );
+  });
   return parseText({ text, name: target.uri });
 }
 

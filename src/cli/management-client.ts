@@ -4,7 +4,6 @@ import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
 import {
   adminKey,
-  defineCommand,
   flags,
   readString,
   type CliCommand,
@@ -15,10 +14,7 @@ import {
 } from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
 
-interface ManagementResponse {
-  status: number;
-  body: unknown;
-}
+type ManagementResponse = { status: number; body: unknown };
 
 /** Calls the management API, on a running server or in-process over the database. */
 type ManagementClient = (options: { method: string; path: string; body?: unknown }) => Promise<ManagementResponse>;
@@ -137,7 +133,7 @@ interface ManagementCommand<Row> {
 export function defineManagementCommand<Row>(command: ManagementCommand<Row>): CliCommand {
   const names = Object.keys(command.actions);
   const takes = Object.values(command.actions).map((a) => a.needs?.length ?? 0);
-  return defineCommand({
+  return {
     name: command.name,
     help: command.help,
     options: { ...flags('server key format'), ...command.options },
@@ -175,7 +171,7 @@ export function defineManagementCommand<Row>(command: ManagementCommand<Row>): C
         await client.close();
       }
     },
-  });
+  };
 }
 
 async function allPages(call: ManagementClient, path: string): Promise<ManagementResponse> {

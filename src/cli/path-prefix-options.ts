@@ -32,14 +32,11 @@ export async function loadWithPathPrefixes(options: {
 }): Promise<{ base: DocumentSet; revision: DocumentSet }> {
   const { values, io } = options;
   const [baseSet, revisionSet] = await Promise.all(options.paths.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
-  const base: PathRewrite = {
-    strip: readPrefix(values, 'strip-prefix-base'),
-    prefix: readPrefix(values, 'prefix-base'),
-  };
-  const revision: PathRewrite = {
-    strip: readPrefix(values, 'strip-prefix-revision'),
-    prefix: readPrefix(values, 'prefix-revision'),
-  };
+  const rewrite = (side: 'base' | 'revision'): PathRewrite => ({
+    strip: readPrefix(values, `strip-prefix-${side}`),
+    prefix: readPrefix(values, `prefix-${side}`),
+  });
+  const [base, revision] = [rewrite('base'), rewrite('revision')];
   const flagged = [base.strip, base.prefix, revision.strip, revision.prefix].some((v) => v !== undefined);
   if (!flagged) {
     const hint = suggestPathRewrites(pathsOf(baseSet!), pathsOf(revisionSet!));

@@ -1,7 +1,7 @@
 import { describeNotice, SunsetApproachingError, toNotice, type DeprecationNotice } from './deprecation-notice.ts';
 import { parseLifecycleHeaders } from './parse-headers.ts';
 import type { ManifestNotice } from './manifest-check.ts';
-import { createManifestWatch, type ManifestOptions } from './manifest-watch.ts';
+import { createManifestWatch, firstTime, type ManifestOptions } from './manifest-watch.ts';
 
 /**
  * Options for {@link createVersionaryClient}.
@@ -82,11 +82,6 @@ export interface VersionaryClient {
   readonly accept: string | undefined;
 }
 
-// Shared by every client (and every copy of this module) in the process: "once per process".
-const reportedKey = Symbol.for('versionary.client.reported');
-const globals = globalThis as typeof globalThis & { [reportedKey]?: Set<string> };
-const reported = (globals[reportedKey] ??= new Set<string>());
-
 /**
  * Create a client that sends its version on every call and reads `Deprecation`, `Sunset`, `Link`
  * and `Warning` on every response. Each deprecated version or endpoint is reported once per
@@ -124,18 +119,16 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
     // Unbound, the global fetch throws "Illegal invocation" in some runtimes.
     fetch: (input, init) => doFetch(input, init),
     report: options.onManifestNotice,
-    reported,
   });
 
   const inspect: VersionaryClient['inspect'] = (response, request) => {
     const url = request?.url ?? response.url;
-    if (options.onNewVersion)
-      reportNewer({
-        url,
-        supported: response.headers.get('api-supported-versions'),
-        number,
-        report: options.onNewVersion,
-      });
+    if (options.onNewVersion) {
+      const newer = newerVersions(response.headers.get('api-supported-versions'), number);
+      const origin = originOf(url);
+      if (newer.length > 0 && firstTime(`new ${origin} ${version} ${newer.join(',')}`))
+        options.onNewVersion({ version, newer, origin });
+    }
     const parsed = parseLifecycleHeaders(response.headers, url || undefined);
     if (parsed.manifestUrl) manifest.discover(parsed.manifestUrl);
     if (!parsed.deprecated && !parsed.sunsetAt) return undefined;
@@ -158,10 +151,7 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
       // Each deprecated field or parameter used is its own subject, reported once.
       ...parsed.elements.map((e) => e.name),
     ].join(' ');
-    if (!reported.has(key)) {
-      reported.add(key);
-      report(notice);
-    }
+    if (firstTime(key)) report(notice);
     const limit = options.failWithinDays;
     if (limit !== undefined && notice.daysLeft !== undefined && notice.daysLeft < limit)
       throw new SunsetApproachingError(notice, limit);
@@ -198,26 +188,16 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
   };
 }
 
-function reportNewer(options: {
-  url: string;
-  supported: string | null;
-  number: number;
-  report: (notice: NewVersionNotice) => void;
-}): void {
-  const newer = (options.supported ?? '')
+/** The versions of an `api-supported-versions` value newer than `number`, oldest first. */
+function newerVersions(supported: string | null, number: number): string[] {
+  return (supported ?? '')
     .split(',')
     .map((v) => /^\s*v([0-9]+)\s*$/.exec(v)?.[1])
     .filter((n) => n !== undefined)
     .map(Number)
-    .filter((n) => n > options.number)
+    .filter((n) => n > number)
     .sort((a, b) => a - b)
     .map((n) => `v${n}`);
-  if (newer.length === 0) return;
-  const origin = originOf(options.url);
-  const key = `new ${origin} v${options.number} ${newer.join(',')}`;
-  if (reported.has(key)) return;
-  reported.add(key);
-  options.report({ version: `v${options.number}`, newer, origin });
 }
 
 // The part of a request URL below the client's version: `/users/1?fields=a` of

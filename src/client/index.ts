@@ -6,8 +6,7 @@ export type {
   VersionaryClientOptions,
   VersionaryMiddleware,
 } from './create-client.ts';
-export { describeNotice, SunsetApproachingError } from './deprecation-notice.ts';
-export type { DeprecationNotice } from './deprecation-notice.ts';
+export { describeNotice, SunsetApproachingError, type DeprecationNotice } from './deprecation-notice.ts';
 export {
   parseDeprecationDate,
   parseHttpOrIsoDate,
@@ -16,8 +15,6 @@ export {
   parseWarning,
 } from './parse-headers.ts';
 export type { ParsedLifecycleHeaders } from './parse-headers.ts';
-export { DeprecatedUseError, describeManifestNotice } from './manifest-check.ts';
-export type { ManifestNotice } from './manifest-check.ts';
-export { ManifestUnreadableError, parseDeprecationManifest } from './manifest.ts';
-export type { ManifestEntry } from './manifest.ts';
+export { DeprecatedUseError, describeManifestNotice, type ManifestNotice } from './manifest-check.ts';
+export { ManifestUnreadableError, parseDeprecationManifest, type ManifestEntry } from './manifest.ts';
 export type { ManifestOptions } from './manifest-watch.ts';

@@ -33,6 +33,13 @@ export interface ManifestOptions {
   afterSunset?: 'error' | 'warn';
 }
 
+// Shared by every client (and every copy of this module) in the process: "once per process".
+const reportedKey = Symbol.for('versionary.client.reported');
+const globals = globalThis as typeof globalThis & { [reportedKey]?: Set<string> };
+const reported = (globals[reportedKey] ??= new Set<string>());
+/** True the first time `key` is told in this process, false after. */
+export const firstTime = (key: string): boolean => !reported.has(key) && Boolean(reported.add(key));
+
 // A long-running process makes endless distinct paths (`/users/1`, `/users/2`, …): keep the last few.
 const maxCalls = 256;
 
@@ -45,7 +52,6 @@ export function createManifestWatch(options: {
   now: () => number;
   fetch: typeof fetch;
   report: ((notice: ManifestNotice) => void) | undefined;
-  reported: Set<string>;
 }) {
   let url = options.manifest?.url ?? `${options.baseUrl}/deprecations`;
   const uses = new Set(options.manifest?.uses ?? []);
@@ -56,12 +62,8 @@ export function createManifestWatch(options: {
 
   // Report each notice once per process; escalate what is past its sunset (or within the limit).
   const settle = (notices: ManifestNotice[]): void => {
-    for (const n of notices) {
-      const key = `manifest ${url} ${n.kind} ${n.name} ${n.version} ${n.sunsetAt?.getTime()}`;
-      if (options.reported.has(key)) continue;
-      options.reported.add(key);
-      report(n);
-    }
+    for (const n of notices)
+      if (firstTime(`manifest ${url} ${n.kind} ${n.name} ${n.version} ${n.sunsetAt?.getTime()}`)) report(n);
     const limit = options.failWithinDays;
     const past = notices.filter((n) => n.daysLeft !== undefined && n.daysLeft < 0);
     if (past.length > 0 && options.manifest?.afterSunset !== 'warn')

@@ -1,7 +1,5 @@
 import type { Server } from 'node:net';
 
-const LISTEN_FAILED = 'LISTEN_FAILED';
-
 /** Listen, or fail with one line that says what to do, naming the `setting` that set the port. */
 export async function listenOrExplain(
   server: Server,
@@ -32,7 +30,7 @@ function listenFailure(error: NodeJS.ErrnoException, options: { port: number; ho
   const failure = new Error(message) as Error & { code: string; cause: unknown };
   // The stack would only repeat the message: the failure is the environment's, not the code's.
   failure.stack = failure.message;
-  failure.code = LISTEN_FAILED;
+  failure.code = 'LISTEN_FAILED';
   failure.cause = error;
   return failure;
 }

@@ -8,11 +8,8 @@ import { requestHeadLimit } from '../kernel/app/request-head.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-export interface ServiceServerOptions {
-  timeouts: TimeoutSettings;
-  /** While draining, an idle connection is closed once silent this long (1000 ms by default). */
-  idleGraceMs?: number;
-}
+/** While draining, an idle connection is closed once silent this long. */
+const idleGraceMs = 1000;
 
 /**
  * The service's HTTP server, owned by the composition root so it listens before the app exists and
@@ -22,7 +19,6 @@ export interface ServiceServer {
   server: Server;
   use(handler: Handler): void;
   inFlight(): number;
-  connections(): number;
   /** Keep accepting, but answer every request with `Connection: close`, so clients move elsewhere. */
   beginDrain(): void;
   /** Stop accepting and wait for every connection to close; resolves with the requests cut at the deadline. */
@@ -39,9 +35,7 @@ interface Connection {
   bytesSeen: number;
 }
 
-export function createServiceServer(options: ServiceServerOptions): ServiceServer {
-  const { timeouts } = options;
-  const idleGraceMs = options.idleGraceMs ?? 1000;
+export function createServiceServer(timeouts: TimeoutSettings): ServiceServer {
   let handler: Handler = startingHandler;
   let active = 0;
   let draining = false;
@@ -113,7 +107,6 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
       handler = next;
     },
     inFlight: () => active,
-    connections: () => open.size,
     beginDrain() {
       if (draining) return;
       draining = true;

@@ -64,7 +64,7 @@ export async function startService(
   const { config, product } = await checkBeforeListening(options.compose ?? composeReference, options);
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const service = createServiceServer({ timeouts: config.settings.timeouts });
+  const service = createServiceServer(config.settings.timeouts);
   await listenOrExplain(service.server, { port: config.port, host: config.host, setting: 'PORT (or --port)' });
   const address = service.server.address() as AddressInfo;
   log.info({ port: address.port, host: config.host }, 'listening; connecting to storage');
@@ -173,11 +173,11 @@ async function serveWhenReady(
 
 /** A VersionaryError is told without a stack (no bug of the code); also on stderr, where operators look first. */
 function reportStartFailure(options: { error: unknown; log: Logger; exit: (code: number) => void }): void {
-  const { error, log } = options;
-  if (isVersionaryError(error)) log.fatal({ code: error.code, detail: error.detail }, 'cannot start');
-  else log.fatal({ err: error }, 'cannot start');
+  const { error } = options;
+  const known = isVersionaryError(error);
+  options.log.fatal(known ? { code: error.code, detail: error.detail } : { err: error }, 'cannot start');
   process.stderr.write(
-    `versionary: cannot start: ${isVersionaryError(error) ? `${error.code}: ${error.detail}` : (error as Error).message}\n`,
+    `versionary: cannot start: ${known ? `${error.code}: ${error.detail}` : (error as Error).message}\n`,
   );
   options.exit(1);
 }

@@ -3,17 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { redactUrl } from '../kernel/app/redact-url.ts';
 import { installLine } from '../loop/storage/peer-packages.ts';
 
-export type TelemetrySurface = 'service' | 'gateway';
-
 /** A started OpenTelemetry SDK: shut down last, so that the final spans and metrics are exported. */
 export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-const peersOf: Record<TelemetrySurface, readonly string[]> = {
+const peersOf = {
   service: ['@opentelemetry/sdk-node', '@fastify/otel'],
   gateway: ['@opentelemetry/sdk-node', '@fastify/otel', '@opentelemetry/instrumentation-undici'],
-};
+} as const;
 
 /** The health probes: one span per probe every few seconds would drown the API's own traces. */
 const probes = new Set(['/livez', '/readyz', '/healthz']);
@@ -38,7 +36,7 @@ function telemetryWanted(env: Record<string, string | undefined>): boolean {
  */
 export async function startTelemetry(options: {
   env: Record<string, string | undefined>;
-  surface: TelemetrySurface;
+  surface: keyof typeof peersOf;
   warn: (line: string) => void;
   resolves?: (name: string) => boolean;
 }): Promise<Telemetry | undefined> {

@@ -1,6 +1,6 @@
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
-import { defineCommand, flags, readChoice, readString, ExitCode, UsageError } from '../command.ts';
+import { type CliCommand, flags, readChoice, readString, ExitCode, UsageError } from '../command.ts';
 import { shortenUris } from '../describe-failure.ts';
 import { gateOptions, isGateRun, runGate } from '../gate/run-gate.ts';
 import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
@@ -8,7 +8,7 @@ import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
 
 /** `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking. */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'diff',
   help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json|github|sarif] [--fail-on breaking|risk]
                             [--now ISO] [--audience public|enterprise]
@@ -71,7 +71,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     io.stdout(formats[format as keyof typeof formats](result));
     return exitCodeFor(result, failOn);
   },
-});
+};
 
 /** Exit code of a diff for CI: 1 when a change at or above the `failOn` level exists. */
 function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {

@@ -3,13 +3,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
-import { defineCommand, flags, ExitCode } from '../command.ts';
+import { type CliCommand, flags, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /**
  * `versionary gateway`: the deprecation loop in front of an API written in any language.
  */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'gateway',
   help: `Usage: npx versionary gateway [--config <file>] [--port <port>] [--host <host>]
 
@@ -138,4 +138,4 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
     drainWhenOrphaned({ env, stderr: io.stderr });
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
   },
-});
+};

@@ -5,7 +5,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createMigrationGuide, toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import {
-  defineCommand,
+  type CliCommand,
   flags,
   readChoice,
   readString,
@@ -19,7 +19,7 @@ import { loadWithPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path
 const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 
 /** `versionary guide <old> <new> --from v1 --to v2`: write a migration guide. */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'guide',
   help: `Usage: npx versionary guide <old> <new> --from v1 --to v2 [options]
 
@@ -71,7 +71,7 @@ Exit codes: 0 written, 2 could not run.`,
     }
     return ExitCode.Ok;
   },
-});
+};
 
 /**
  * The guide quotes one sunset per version. When the old documents promise one (`x-sunset`, a
@@ -93,15 +93,12 @@ async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
   const inline = readStrings(values, 'note');
   const file = readString(values, 'notes');
   if (file === undefined) return inline;
-  let text: string;
-  try {
-    text = await readFile(resolve(cwd, file), 'utf8');
-  } catch (error) {
+  const text = await readFile(resolve(cwd, file), 'utf8').catch((error: Error) => {
     throw new VersionaryError({
       code: ErrorCode.SpecUnreadable,
-      detail: `cannot read notes file ${file}: ${(error as Error).message}`,
+      detail: `cannot read notes file ${file}: ${error.message}`,
     });
-  }
+  });
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
     let parsed: unknown;

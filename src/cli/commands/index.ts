@@ -30,10 +30,10 @@ export const commands: Record<string, CommandEntry> = {
     'List deprecation notices or run one notices pass (database or running server)',
     () => import('./notices.ts'),
   ),
-  mcp: {
-    summary: 'Serve the MCP tools of a running service to agents on stdio (deprecations, what breaks, guides)',
-    load: async () => (await import('./mcp.ts')).mcpCommand,
-  },
+  mcp: entry(
+    'Serve the MCP tools of a running service to agents on stdio (deprecations, what breaks, guides)',
+    () => import('./mcp.ts'),
+  ),
   brownouts: entry(
     'Plan, schedule, list and cancel brownouts of deprecated versions (database or running server)',
     () => import('./brownouts.ts'),

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createApiKey, isRole } from '../../loop/access/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
 import { loadConfig } from '../../loop/settings.ts';
-import { singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
+import { type CliCommand, flags, readLine, readString, ExitCode, UsageError } from '../command.ts';
 
 /** `versionary keys create`: create an API key in the database and print it once. */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'keys',
   help: `Usage: npx versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 
@@ -22,8 +21,7 @@ Exit codes: 0 created, 2 could not run.`,
     if (positionals[0] !== 'create') throw new UsageError(`unknown action "${positionals[0]}": use create`);
     const name = readString(values, 'name');
     if (!name || name.length > 100) throw new UsageError('--name is required (1 to 100 characters)');
-    const problem = singleLineTextProblem(name, '--name');
-    if (problem) throw new UsageError(problem);
+    readLine(values, 'name'); // one line of text: printed in tables and logs
     const roles = (readString(values, 'roles') ?? '')
       .split(',')
       .map((r) => r.trim())
@@ -41,7 +39,7 @@ Exit codes: 0 created, 2 could not run.`,
       const { record, key } = await createApiKey({
         store: storage.apiKeys,
         name,
-        roles: roles.filter(isRole),
+        roles,
         ...(contact ? { contact } : {}),
         ...(clientId ? { clientId } : {}),
         now: io.now(),
@@ -52,4 +50,4 @@ Exit codes: 0 created, 2 could not run.`,
       await storage.close();
     }
   },
-});
+};

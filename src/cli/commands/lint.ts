@@ -1,9 +1,9 @@
 import { lintOpenApi, formatFindingsJson, formatFindingsText } from '../../core/lint/index.ts';
-import { defineCommand, flags, readChoice, readStrings, ExitCode } from '../command.ts';
+import { type CliCommand, flags, readChoice, readStrings, ExitCode } from '../command.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
 /** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'lint',
   help: `Usage: npx versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
 
@@ -27,4 +27,4 @@ Exit codes: 0 clean, 1 findings, 2 could not run.`,
     io.stdout(format === 'json' ? formatFindingsJson(findings) : formatFindingsText(findings));
     return findings.length > 0 ? ExitCode.Findings : ExitCode.Ok;
   },
-});
+};

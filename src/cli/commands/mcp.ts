@@ -1,5 +1,5 @@
 import { escapeControls } from '../../core/text/index.ts';
-import { defineCommand, readString, ExitCode, UsageError } from '../command.ts';
+import { type CliCommand, readString, ExitCode, UsageError } from '../command.ts';
 
 const sdkPackages = '@modelcontextprotocol/sdk zod';
 
@@ -8,7 +8,7 @@ const sdkPackages = '@modelcontextprotocol/sdk zod';
  * processes. A bridge: the tools are the server's own (`/admin/mcp`), listed and called there
  * with the key, so they are defined once and always match the server's version.
  */
-export const mcpCommand = defineCommand({
+export const command: CliCommand = {
   name: 'mcp',
   help: `Usage: npx versionary mcp --server URL [--key KEY]
 
@@ -54,7 +54,7 @@ Exit codes: 0 stdin closed, 2 could not start.`,
     await bridge.closed;
     return ExitCode.Ok;
   },
-});
+};
 
 /** Why the first connection failed, in one line: unreachable, refused key, no endpoint, or the server's problem. */
 function describeConnectFailure(error: unknown, endpoint: URL): string {

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { secretFileOf } from '../../gateway/nginx/secret.ts';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
-import { defineCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
+import { type CliCommand, flags, readString, ExitCode, UsageError } from '../command.ts';
 
 /**
  * `versionary nginx`: render nginx's files (the data plane) from the config `versionary gateway`
  * reads, and the lifecycle in its database.
  */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'nginx',
   help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
                         [--module <file>]
@@ -68,10 +68,8 @@ password goes to <dir>/private/redis-password, mode 0600).`,
       () => import('../../gateway/nginx/control-plane.ts'),
     );
     const readFile = (p: string) => readFileSync(p, 'utf8');
-    let rendered: (files: string[], out: string) => void = () => {};
-    const done = new Promise<{ files: string[]; out: string }>((resolvePromise) => {
-      rendered = (files, out) => resolvePromise({ files, out });
-    });
+    let rendered!: (result: { files: string[]; out: string }) => void;
+    const done = new Promise<{ files: string[]; out: string }>((settle) => (rendered = settle));
     let failed: number | undefined;
     let secretFile: string | undefined;
     const running = await startService({
@@ -79,7 +77,7 @@ password goes to <dir>/private/redis-password, mode 0600).`,
       readFile,
       exit: (code) => {
         failed = code;
-        rendered([], '');
+        rendered({ files: [], out: '' });
       },
       compose: (c) => {
         const configured = nginxTargetOf(c)?.target;
@@ -97,7 +95,7 @@ password goes to <dir>/private/redis-password, mode 0600).`,
         const plane = nginxControlPlane({
           config: c,
           target,
-          onRendered: (files) => rendered(Object.keys(files), target.out),
+          onRendered: (files) => rendered({ files: Object.keys(files), out: target.out }),
         });
         return composeGateway({ config: c, readFile, controlPlane: plane });
       },
@@ -119,4 +117,4 @@ password goes to <dir>/private/redis-password, mode 0600).`,
     );
     return ExitCode.Ok;
   },
-});
+};

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { loadStartService } from '../../compose/load-service.ts';
-import { defineCommand, ExitCode } from '../command.ts';
+import { type CliCommand, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /** `versionary serve`: start the reference service, as `npm start` does. */
-export const command = defineCommand({
+export const command: CliCommand = {
   name: 'serve',
   help: `Usage: npx versionary serve [--config <file>] [--port <port>] [--host <host>]
 
@@ -23,4 +23,4 @@ SIGTERM or SIGINT; started by npx, also when npm exits (npm does not pass SIGTER
     // The server keeps the process alive; the exit code comes from the signal handler.
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
   },
-});
+};

@@ -3,10 +3,7 @@ import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 
 /** The usage source could not be read: the gate must not pass on silence (exit 2). */
 export class GateSourceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GateSourceError';
-  }
+  override name = 'GateSourceError';
 }
 
 /** A `--api-version` or `--exclude-client` the service does not know: a usage error (exit 2). */
@@ -47,8 +44,8 @@ export async function readGateSource(options: {
   excludeClients?: readonly string[];
 }): Promise<GateSource> {
   const base = options.server.replace(/\/+$/, '');
-  /** GET a path of the management API; a 404 resolves to `{ missing: detail }` when `missing` allows it. */
-  const get = async (path: string, missing?: 'allow-404'): Promise<unknown> => {
+  /** GET a path of the management API; a 404 of what `unknown` names is an {@link UnknownGateInput}. */
+  const get = async (path: string, unknown?: [UnknownGateInput['kind'], string]): Promise<unknown> => {
     const url = `${base}/admin/v1${path}`;
     const res = await fetch(url, {
       headers: { authorization: `Bearer ${options.key}`, accept: 'application/json' },
@@ -57,22 +54,18 @@ export async function readGateSource(options: {
         `cannot reach ${base}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
       );
     });
-    const text = await res.text();
-    if (res.status === 404 && missing === 'allow-404')
-      return { missing: (safeJson(text) as { detail?: unknown } | undefined)?.detail };
+    const body = safeJson(await res.text());
+    const detail = (body as { detail?: string } | null | undefined)?.detail;
+    if (res.status === 404 && unknown) throw new UnknownGateInput(...unknown, detail);
     if (!res.ok) {
-      const detail = safeJson(text) as { detail?: string } | undefined;
       const why =
         res.status === 401 || res.status === 403
           ? 'the key was refused (it needs the admin role)'
           : res.status === 404
             ? 'the service has no such route (a Versionary service with usage per operation?)'
             : 'the service answered an error';
-      throw new GateSourceError(
-        `GET ${url} answered ${res.status}: ${why}${detail?.detail ? `: ${detail.detail}` : ''}`,
-      );
+      throw new GateSourceError(`GET ${url} answered ${res.status}: ${why}${detail ? `: ${detail}` : ''}`);
     }
-    const body = safeJson(text);
     if (body === undefined) throw new GateSourceError(`GET ${url} did not answer JSON`);
     return body;
   };
@@ -84,14 +77,10 @@ export async function readGateSource(options: {
   const usage = await get(`/usage/operations?${query}`);
   // A version the service does not serve has no usage row, and every change would pass as
   // Unaffected: refuse it instead of judging on silence.
-  const known = await get(`/versions/${encodeURIComponent(options.version)}`, 'allow-404');
-  if (isMissing(known)) throw new UnknownGateInput('version', options.version, known.missing);
+  await get(`/versions/${encodeURIComponent(options.version)}`, ['version', options.version]);
   const rows = toUsageRows(usage);
-  for (const id of options.excludeClients ?? []) {
-    if (rows.some((r) => r.clientId === id)) continue;
-    const client = await get(`/clients/${encodeURIComponent(id)}`, 'allow-404');
-    if (isMissing(client)) throw new UnknownGateInput('client', id, client.missing);
-  }
+  for (const id of options.excludeClients ?? [])
+    if (!rows.some((r) => r.clientId === id)) await get(`/clients/${encodeURIComponent(id)}`, ['client', id]);
   const approvals = await get('/approvals');
   return {
     usage: rows,
@@ -101,9 +90,6 @@ export async function readGateSource(options: {
     until: options.until,
   };
 }
-
-const isMissing = (body: unknown): body is { missing: unknown } =>
-  typeof body === 'object' && body !== null && 'missing' in body && Object.keys(body).length === 1;
 
 function safeJson(text: string): unknown {
   try {

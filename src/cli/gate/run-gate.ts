@@ -32,6 +32,9 @@ import {
 } from './gate-report.ts';
 import { GateSourceError, readGateSource, UnknownGateInput, type GateSource } from './read-usage.ts';
 
+// A served version's name (versions are named v1, v2, …): an `info.version` of `1.4.0` names none.
+const versionName = /^v[1-9]\d*$/;
+
 /** The `diff` options the gate adds. */
 export const gateOptions: CliCommand['options'] = flags(
   'server key window threshold exclude-client* waivers api-version',
@@ -83,7 +86,7 @@ export async function runGate(options: {
     throw new UsageError('--key, --window, --threshold and --exclude-client judge usage: they need --server');
   // After the service's own check, so a version it does not serve is named as such first.
   // Without the flag, an info.version that names no version (`1.0.0`) is left to the service to refuse.
-  if (versionFlag !== undefined || /^v[1-9]\d*$/.test(version))
+  if (versionFlag !== undefined || versionName.test(version))
     assertDocumentVersion(version, options.base, {
       documentName: options.basePath,
       flagged: versionFlag !== undefined,
@@ -189,9 +192,6 @@ async function readWaivers(path: string, cwd: string): Promise<GateWaiver[]> {
     return { fingerprint, reason, expires: at };
   });
 }
-
-// A served version's name (versions are named v1, v2, …): an `info.version` of `1.4.0` names none.
-const versionName = /^v[1-9]\d*$/;
 
 /**
  * Refuse a gate version the base document does not describe: its `info.version` (when it names a

@@ -1,5 +1,6 @@
 import type { JsonSchema, OperationSpec } from '../../core/versions/index.ts';
-import { idSchema, maxPageSize } from './schemas.ts';
+import { maxPageSize } from '../../kernel/app/page.ts';
+import { idSchema } from './schemas.ts';
 
 const fields = {
   type: 'string',

@@ -1,6 +1,7 @@
 import { ref, type SchemaMap } from '../../core/versions/index.ts';
 import { emailPattern, emailRule } from '../../core/text/email.ts';
 import { freeTextPattern } from '../../core/text/free-text.ts';
+import { maxPageSize } from '../../kernel/app/page.ts';
 
 // Free text refuses U+0000 (a 400), as every JSON body does: each field says so with its pattern.
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: freeTextPattern } as const;
@@ -25,9 +26,6 @@ const revision = {
   maximum: Number.MAX_SAFE_INTEGER,
   description: 'Revision of the user, bumped on every change.',
 } as const;
-/** The most items one page holds: `limit` is at most this. */
-export { maxPageSize } from '../../kernel/app/page.ts';
-import { maxPageSize } from '../../kernel/app/page.ts';
 const userProperties = { id, name, email, nickname, displayName, status };
 
 /** The newest representation of every resource; older versions derive from it (`./versions`). */

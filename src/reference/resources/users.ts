@@ -121,15 +121,15 @@ function fromInput(input: UserInput): UserValues {
 }
 
 function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
-  const { name, email, nickname, status } = current;
-  const values: UserValues = { name, email, nickname, status };
-  if (patch.name !== undefined) values.name = patch.name;
-  if (patch.status !== undefined) values.status = patch.status;
-  if (patch.email !== undefined) values.email = patch.email;
-  if (patch.nickname !== undefined) values.nickname = patch.nickname;
-  // The new name wins when a request sends both.
-  if (patch.displayName !== undefined) values.nickname = patch.displayName;
-  return values;
+  // A member left out keeps its value; a null (where the schema allows it) clears it.
+  const keep = <T>(value: T | undefined, was: T) => (value === undefined ? was : value);
+  return {
+    name: keep(patch.name, current.name),
+    email: keep(patch.email, current.email),
+    // The new name wins when a request sends both.
+    nickname: keep(patch.displayName, keep(patch.nickname, current.nickname)),
+    status: keep(patch.status, current.status),
+  };
 }
 
 /** The columns a list item's members come from: `displayName` is the `nickname` column's new name. */

@@ -7,7 +7,7 @@ import {
   schemaReplaced,
   type VersionDeclaration,
 } from '../../../core/versions/index.ts';
-import { maxPageSize } from '../schemas.ts';
+import { maxPageSize } from '../../../kernel/app/page.ts';
 
 const userSchemas = ['User', 'UserDetail', 'UserInput', 'UserPatch'];
 
