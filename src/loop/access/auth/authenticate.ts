@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
-import { verifyApiKey } from './api-keys.ts';
+import { isRole, verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
 import type { RequestStep } from '../../../http/pipeline/step-definition.ts';
@@ -108,13 +108,10 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
     ? async (request) => {
         const identity = await identify(request);
         if (!identity) return byCredential(request);
-        const roles = identity.roles.filter(
-          (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
-        );
         setPrincipal(request, {
           id: identity.id ?? `app:${identity.clientId}`,
           clientId: identity.clientId,
-          roles: new Set(roles),
+          roles: new Set(identity.roles.filter(isRole)),
           kind: 'app',
         });
       }
