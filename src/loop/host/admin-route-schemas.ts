@@ -29,15 +29,16 @@ export function adminRoute<S extends { response: Record<number, object | string>
 }
 
 /** `?limit=` of a paged admin list: one shape for every list. */
-export const pageLimit = Type.Optional(
-  Type.Integer({
-    format: 'int32',
-    minimum: 1,
-    maximum: 100,
-    default: 20,
-    description: 'Page size, 1 to 100 (default 20).',
-  }),
-);
+export const pageLimit = (size = 20) =>
+  Type.Optional(
+    Type.Integer({
+      format: 'int32',
+      minimum: 1,
+      maximum: 100,
+      default: size,
+      description: `Page size, 1 to 100 (default ${size}).`,
+    }),
+  );
 
 export const instant = (description?: string) =>
   Type.String({ format: 'date-time', maxLength: 40, ...(description ? { description } : {}) });

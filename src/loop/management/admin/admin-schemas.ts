@@ -120,15 +120,7 @@ export const listApiKeysSchema = adminRoute({
   description: 'Every key, active and revoked, oldest first, without secrets, a page at a time.',
   querystring: Type.Object(
     {
-      limit: Type.Optional(
-        Type.Integer({
-          format: 'int32',
-          minimum: 1,
-          maximum: 100,
-          default: 100,
-          description: 'Page size, 1 to 100 (default 100).',
-        }),
-      ),
+      limit: pageLimit(100),
       cursor: cursor('meta.nextCursor of the previous page.'),
     },
     { additionalProperties: false },
@@ -261,7 +253,7 @@ export const listCallsSchema = adminRoute({
   querystring: Type.Object(
     {
       clientId: Type.Optional(Type.String({ maxLength: 200, description: "Only this client's calls." })),
-      limit: pageLimit,
+      limit: pageLimit(),
       cursor: cursor('From `meta.nextCursor`.'),
     },
     { additionalProperties: false },
