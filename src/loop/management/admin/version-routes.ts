@@ -36,16 +36,14 @@ export function registerVersionAdminRoutes(app: FastifyInstance, context: Lifecy
   const { lifecycle, usage } = context.storage;
   const { audience } = lifecycleSection.of(context.config);
   const find = (name: string) => {
-    const version = runtime.versions().find((v) => v.name === name);
-    if (!version)
-      throw new VersionaryError({
-        code: ErrorCode.NotFound,
-        detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime
-          .versions()
-          .map((v) => v.name)
-          .join(', ')}.`,
-      });
-    return version;
+    const versions = runtime.versions();
+    const version = versions.find((v) => v.name === name);
+    if (version) return version;
+    const names = versions.map((v) => v.name).join(', ');
+    throw new VersionaryError({
+      code: ErrorCode.NotFound,
+      detail: `No version named "${name.slice(0, 40)}". Versions: ${names}.`,
+    });
   };
   // Callers flush buffered usage once before summarising, however many versions they list.
   const detail = async (name: string) => {

@@ -95,10 +95,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
       });
       return {
         data: page.items.map((c) => toClientBody(c)),
-        meta: {
-          limit,
-          nextCursor: page.nextAfter === null ? null : clientCursor.encode(page.nextAfter),
-        },
+        meta: { limit, nextCursor: page.nextAfter === null ? null : clientCursor.encode(page.nextAfter) },
       };
     },
   );
