@@ -40,17 +40,13 @@ export const pageLimit = (size = 20) =>
     }),
   );
 
+const described = (description: string | undefined) => (description ? { description } : {});
 export const instant = (description?: string) =>
-  Type.String({ format: 'date-time', maxLength: 40, ...(description ? { description } : {}) });
+  Type.String({ format: 'date-time', maxLength: 40, ...described(description) });
 export const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
+  Type.Union([schema, Type.Null()], described(description));
 export const count = (description?: string) =>
-  Type.Integer({
-    format: 'int64',
-    minimum: 0,
-    maximum: Number.MAX_SAFE_INTEGER,
-    ...(description ? { description } : {}),
-  });
+  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...described(description) });
 
 /**
  * `{id}` of a route on one record. maxLength is the router's own bound on a path segment
