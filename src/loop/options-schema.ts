@@ -4,7 +4,6 @@ import { bool, fn, optionsValidator, text } from './host/option-schemas.ts';
 import { lifecycleOptionsSchema } from './lifecycle/options.ts';
 import { noticesOptionsSchema } from './notices/options.ts';
 
-const Fn = fn();
 const Bool = bool();
 const Text = text();
 // The seams of a host app (the reference service, the gateway), checked by TypeScript: typed
@@ -79,7 +78,7 @@ const LoopOptionsSchema = Type.Object(
     settings: Type.Optional(Type.Object({}, { errorText: 'must be an object' })),
     publicUrl: Type.Optional(Type.String({ pattern: '^https?://', errorText: 'must be an absolute http(s) URL' })),
     clock: Type.Optional(
-      Type.Object({ now: Fn }, { errorText: 'must have a now() method returning epoch milliseconds' }),
+      Type.Object({ now: fn() }, { errorText: 'must have a now() method returning epoch milliseconds' }),
     ),
     host,
     ...lifecycleOptionsSchema.properties,

@@ -29,27 +29,24 @@ export function adminRoute<S extends { response: Record<number, object | string>
 }
 
 /** `?limit=` of a paged admin list: one shape for every list. */
-export const pageLimit = Type.Optional(
-  Type.Integer({
-    format: 'int32',
-    minimum: 1,
-    maximum: 100,
-    default: 20,
-    description: 'Page size, 1 to 100 (default 20).',
-  }),
-);
+export const pageLimit = (size = 20) =>
+  Type.Optional(
+    Type.Integer({
+      format: 'int32',
+      minimum: 1,
+      maximum: 100,
+      default: size,
+      description: `Page size, 1 to 100 (default ${size}).`,
+    }),
+  );
 
+const described = (description: string | undefined) => (description ? { description } : {});
 export const instant = (description?: string) =>
-  Type.String({ format: 'date-time', maxLength: 40, ...(description ? { description } : {}) });
+  Type.String({ format: 'date-time', maxLength: 40, ...described(description) });
 export const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
+  Type.Union([schema, Type.Null()], described(description));
 export const count = (description?: string) =>
-  Type.Integer({
-    format: 'int64',
-    minimum: 0,
-    maximum: Number.MAX_SAFE_INTEGER,
-    ...(description ? { description } : {}),
-  });
+  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...described(description) });
 
 /**
  * `{id}` of a route on one record. maxLength is the router's own bound on a path segment

@@ -49,16 +49,7 @@ export async function openSharedState(options: {
     feed,
     ...(redis ? { redis } : {}),
     ...(rateLimitStore ? { rateLimitStore } : {}),
-    readinessChecks: redis
-      ? [
-          {
-            name: 'redis',
-            check: async () => {
-              await redis.ping();
-            },
-          },
-        ]
-      : [],
+    readinessChecks: redis ? [{ name: 'redis', check: async () => void (await redis.ping()) }] : [],
   };
 }
 

@@ -21,21 +21,19 @@ export interface LoopUsage {
 export function installUsage({ app, config, storage, api }: ServiceContext): LoopUsage {
   // Usage is written once each call is answered, and only when it was not refused.
   provideSteps({ app, prefix: api.prefix }, [[usageKey, {}]]);
+  const settings = usageSection.of(config);
+  const { usage: store } = storage;
   const recorder = createUsageRecorder({
-    store: storage.usage,
+    store,
     log: app.log,
-    flushIntervalMs: usageSection.of(config).flushSeconds * 1000,
-    keepRaw: usageSection.of(config).rawRetentionDays > 0,
+    flushIntervalMs: settings.flushSeconds * 1000,
+    keepRaw: settings.rawRetentionDays > 0,
   });
   // A retention of 0 days means no operation counts: nothing is counted, nothing written.
   const operations =
-    usageSection.of(config).operationRetentionDays === 0
+    settings.operationRetentionDays === 0
       ? undefined
-      : createOperationCounter({
-          store: storage.usage,
-          log: app.log,
-          flushIntervalMs: usageSection.of(config).operationFlushSeconds * 1000,
-        });
+      : createOperationCounter({ store, log: app.log, flushIntervalMs: settings.operationFlushSeconds * 1000 });
   // Buffered usage is written before anything closes (the database closes last, in `onClose`).
   app.addHook('preClose', async () => {
     await Promise.all([recorder.flush(), operations?.flush()]);

@@ -1,23 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
-import type { ApiKeyStore, Client, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
+import type { Client } from '../../kernel/ports/index.ts';
 import { adminRoute, count, instant, instantInput, nullable } from '../host/admin-route-schemas.ts';
-
-export interface UsageRoutesOptions {
-  usage: UsageStore;
-  clients: ClientStore;
-  apiKeys: ApiKeyStore;
-  clock: Clock;
-  /** Flushes buffered usage so the answer includes every call made so far. */
-  flushUsage: () => Promise<void>;
-  /** The API prefix the served documents put before `/<version>`. */
-  prefix: string;
-  /** Writes the operation counts still in memory, so `/usage/operations` includes every call made so far. */
-  flushOperations: () => Promise<void>;
-}
+import type { ServiceContext } from '../host/feature.ts';
+import type { LoopUsage } from './install-usage.ts';
 
 const defaultLookbackDays = 90;
 const operationLookbackDays = 7;
@@ -83,10 +71,14 @@ interface UsageRoute {
 }
 
 /** Per-client usage for admins, `/admin/v1/usage/…`: each route's schema says what it answers. */
-export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
+export function registerUsageRoutes(
+  app: FastifyInstance,
+  { storage, clock, recorder, operations, api }: ServiceContext & Pick<LoopUsage, 'operations'>,
+): void {
+  const { usage, clients, apiKeys } = storage;
   // Each row's client, with its name (null without a registered client).
   const clientOf = async (rows: Array<{ clientId: string }>) => {
-    const names = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+    const names = new Map((await clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
     return (r: { clientId: string; version: string }) => ({
       clientId: r.clientId,
       clientName: names.get(r.clientId) ?? null,
@@ -115,9 +107,9 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
         ),
       },
       rows: async (_query, filter) => {
-        const rows = await options.usage.byClient(filter);
+        const rows = await usage.byClient(filter);
         const client = await clientOf(rows);
-        const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
+        const keys = new Map((await apiKeys.list()).map((k) => [k.id, k.name]));
         return rows.map((r) => ({
           ...client(r),
           endpoint: r.endpoint,
@@ -138,7 +130,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
         response: listOf(Type.Object({ ...clientVersion, ...seen }), 'Calls per client and version'),
       },
       rows: async (_query, filter) => {
-        const rows = await options.usage.clientTotals(filter);
+        const rows = await usage.clientTotals(filter);
         const client = await clientOf(rows);
         return rows.map((r) => ({ ...client(r), ...seenOf(r) }));
       },
@@ -174,7 +166,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
         ),
       },
       rows: async (query, filter) =>
-        (await options.usage.byDay({ ...filter, perClient: query.perClient === 'true' })).map((r) => ({
+        (await usage.byDay({ ...filter, perClient: query.perClient === 'true' })).map((r) => ({
           day: formatIsoInstant(r.day).slice(0, 10),
           version: r.version,
           ...(r.clientId !== undefined ? { clientId: r.clientId } : {}),
@@ -224,10 +216,10 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
         ),
       },
       rows: async (_query, filter) => {
-        const rows = await options.usage.operationUsage(filter);
-        const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c]));
+        const rows = await usage.operationUsage(filter);
+        const found = new Map((await clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c]));
         return rows.map((r) => {
-          const client = clients.get(r.clientId);
+          const client = found.get(r.clientId);
           return {
             version: r.version,
             endpoint: r.endpoint,
@@ -242,14 +234,14 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       meta: (window) => ({
         since: formatIsoInstant(Math.floor(window.since / 3_600_000) * 3_600_000),
         until: formatIsoInstant(window.until),
-        prefix: options.prefix,
+        prefix: api.prefix,
       }),
     },
   ];
   // Each route reads its window, then flushes the buffered counts it reads before answering.
   for (const route of routes) {
     const { schema, lookbackDays = defaultLookbackDays } = route;
-    const flush = route.flush === 'operations' ? options.flushOperations : options.flushUsage;
+    const flush = async () => (route.flush === 'operations' ? operations?.flush() : recorder.flush());
     const metaOf =
       route.meta ??
       ((window: Window) => ({ since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) }));
@@ -264,7 +256,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
       async (request) => {
         const query = request.query as Query;
-        const window = readWindow(query, options.clock.now(), lookbackDays);
+        const window = readWindow(query, clock.now(), lookbackDays);
         await flush();
         return { data: await route.rows(query, filterOf(query, window)), meta: metaOf(window) };
       },

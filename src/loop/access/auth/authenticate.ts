@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
-import { verifyApiKey } from './api-keys.ts';
+import { isRole, verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
 import type { RequestStep } from '../../../http/pipeline/step-definition.ts';
@@ -72,6 +72,17 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
   const adminByToken = new Map<string, Principal>(options.adminKey ? [[options.adminKey, adminPrincipal]] : []);
   const { keyCache, identify } = options;
   const failWith = (request: FastifyRequest, error: VersionaryError) => void (stateOf(request).authFailure = error);
+  async function verify(credential: string, hex: string): Promise<Principal | undefined> {
+    // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
+    if (credential.startsWith('vk_')) {
+      const check = () => verifyApiKey({ store: options.apiKeys, key: credential, digest: hex });
+      return keyCache ? keyCache.lookup(hex, check) : check();
+    }
+    // A token that fails verification is invalid (401), whatever jose threw.
+    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential))
+      return options.jwt(credential).catch(() => undefined);
+    return undefined;
+  }
   // Versionary's own credentials. A key verified before is found without a promise; only a
   // lookup in the store is awaited.
   const byCredential = (request: FastifyRequest): void | Promise<void> => {
@@ -104,34 +115,18 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
       },
     );
   };
-  const run: RequestStep['run'] = identify
+  return identify
     ? async (request) => {
         const identity = await identify(request);
         if (!identity) return byCredential(request);
-        const roles = identity.roles.filter(
-          (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
-        );
         setPrincipal(request, {
           id: identity.id ?? `app:${identity.clientId}`,
           clientId: identity.clientId,
-          roles: new Set(roles),
+          roles: new Set(identity.roles.filter(isRole)),
           kind: 'app',
         });
       }
     : byCredential;
-
-  async function verify(credential: string, hex: string): Promise<Principal | undefined> {
-    // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
-    if (credential.startsWith('vk_')) {
-      const check = () => verifyApiKey({ store: options.apiKeys, key: credential, digest: hex });
-      return keyCache ? keyCache.lookup(hex, check) : check();
-    }
-    // A token that fails verification is invalid (401), whatever jose threw.
-    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential))
-      return options.jwt(credential).catch(() => undefined);
-    return undefined;
-  }
-  return run;
 }
 
 /**

@@ -17,9 +17,6 @@ export type JwtVerifier = (token: string) => Promise<Principal>;
 
 const asymmetric = ['RS256', 'ES256', 'EdDSA'];
 
-/** Defaults of {@link JwtConfig.maxTokenAgeSeconds} and {@link JwtConfig.clockSkewSeconds}. */
-const jwtDefaults = { maxTokenAgeSeconds: 24 * 3600, clockSkewSeconds: 30 };
-
 /**
  * Build the JWT verifier from config. Only the configured algorithms are accepted (never
  * `none`); `exp` is required, and `exp`, `nbf` and `iat` are checked with the configured clock
@@ -50,8 +47,9 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
   } else {
     throw new Error('no JWT key configured');
   }
-  const maxAge = config.maxTokenAgeSeconds ?? jwtDefaults.maxTokenAgeSeconds;
-  const skew = config.clockSkewSeconds ?? jwtDefaults.clockSkewSeconds;
+  // The defaults `JwtConfig` documents: a day, and 30 seconds.
+  const maxAge = config.maxTokenAgeSeconds ?? 24 * 3600;
+  const skew = config.clockSkewSeconds ?? 30;
   return async (token) => {
     const at = now();
     const { payload } = await jwtVerify(token, key as Uint8Array, {

@@ -56,13 +56,11 @@ export function createApiKeyCache(options: ApiKeyCacheOptions) {
     tokens.clear();
   };
   const unsubscribe = keyCacheTopics.map((topic) => options.feed.subscribe(topic, clear));
+  const fresh = (hit: Entry | undefined) =>
+    hit !== undefined && options.feed.health().healthy && hit.expiresAt > options.now() ? hit.principal : undefined;
   return {
     /** The principal of a key verified before and still fresh, without a promise (the hot path); else `undefined`. */
-    peek(digest: string): Principal | undefined {
-      if (!options.feed.health().healthy) return undefined;
-      const hit = entries.get(digest);
-      return hit && hit.expiresAt > options.now() ? hit.principal : undefined;
-    },
+    peek: (digest: string): Principal | undefined => fresh(entries.get(digest)),
     /**
      * The principal of a key whose digest was verified before, else `verify()`'s answer (cached when
      * it is a principal). Without a healthy feed the cache is bypassed: every call verifies.
@@ -88,11 +86,7 @@ export function createApiKeyCache(options: ApiKeyCacheOptions) {
      * The principal of a presented key (the key itself, not its digest) that {@link remember} linked
      * to a fresh entry, without hashing it; else `undefined` (the caller hashes and asks {@link peek}).
      */
-    byToken(token: string): Principal | undefined {
-      const hit = tokens.get(token);
-      if (hit === undefined || !options.feed.health().healthy) return undefined;
-      return hit.expiresAt > options.now() ? hit.principal : undefined;
-    },
+    byToken: (token: string): Principal | undefined => fresh(tokens.get(token)),
     /** Link a presented key to the entry of its digest, if one is held: its next request skips the hash. */
     remember(token: string, digest: string): void {
       const entry = entries.get(digest);

@@ -50,13 +50,9 @@ export const idempotencyStep = defineStep({
   phase: 'handle',
   // On POST routes only; a request without a key returns at once, without a promise.
   appliesTo: onPost,
-  create: (options) => {
-    const claimFor = claimerOf(options);
-    return (request, reply) => {
-      const header = request.headers['idempotency-key'];
-      if (header === undefined || !options.applies(request)) return;
-      return claimFor(request, reply, header);
-    };
+  create: (options) => (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (header !== undefined && options.applies(request)) return claim(options, reply, header);
   },
 });
 
@@ -66,12 +62,8 @@ export const idempotencyRecordStep = defineStep({
   name: 'idempotency-record',
   phase: 'respond',
   appliesTo: onPost,
-  create: (options) => {
-    const complete = completerOf(options);
-    return (request, reply, payload) => {
-      const claim = claimSlot.get(request);
-      if (claim) return complete({ request, reply, payload, claim });
-    };
+  create: (options) => (request, reply, payload) => {
+    if (claimSlot.get(request)) return complete(options, reply, payload);
   },
 });
 
@@ -89,66 +81,61 @@ const releaseStep = (phase: 'after' | 'abort') =>
 export const idempotencyReleaseStep = releaseStep('after');
 export const idempotencyAbortStep = releaseStep('abort');
 
-function claimerOf(options: IdempotencyOptions) {
-  const retention = options.retentionMs ?? 24 * 3600_000;
-  const stale = options.staleAfterMs ?? 10 * 60_000;
-  return async (request: FastifyRequest, reply: FastifyReply, header: string | string[]) => {
-    const key = parseKey(header);
-    // By client and credential: two tenants sharing a JWT subject never see each other's records.
-    const principal = principalOf(request);
-    const clientId = principal ? tenantKeyOf(principal) : clientIdOf(request);
-    const fingerprint = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-      .digest('hex');
-    const now = options.clock.now();
-    const outcome = await options.store.begin({
-      clientId,
-      key,
-      fingerprint,
-      now,
-      expiredBefore: now - retention,
-      staleRunningBefore: now - stale,
+async function claim(options: IdempotencyOptions, reply: FastifyReply, header: string | string[]): Promise<unknown> {
+  const { request } = reply;
+  const key = parseKey(header);
+  // By client and credential: two tenants sharing a JWT subject never see each other's records.
+  const principal = principalOf(request);
+  const clientId = principal ? tenantKeyOf(principal) : clientIdOf(request);
+  const fingerprint = createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+  const now = options.clock.now();
+  const outcome = await options.store.begin({
+    clientId,
+    key,
+    fingerprint,
+    now,
+    expiredBefore: now - (options.retentionMs ?? 24 * 3600_000),
+    staleRunningBefore: now - (options.staleAfterMs ?? 10 * 60_000),
+  });
+  if (outcome.kind === 'started') {
+    claimSlot.set(request, { clientId, key, claimedAt: now });
+    return;
+  }
+  if (outcome.kind === 'mismatch')
+    throw new VersionaryError({
+      code: ErrorCode.IdempotencyMismatch,
+      detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.',
     });
-    if (outcome.kind === 'started') {
-      claimSlot.set(request, { clientId, key, claimedAt: now });
-      return;
-    }
-    if (outcome.kind === 'mismatch')
-      throw new VersionaryError({
-        code: ErrorCode.IdempotencyMismatch,
-        detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.',
-      });
-    if (outcome.kind === 'running')
-      throw new VersionaryError({
-        code: ErrorCode.IdempotencyInFlight,
-        detail: 'A request with this Idempotency-Key is still running; retry later.',
-        headers: { 'retry-after': '1' },
-      });
-    const { response } = outcome;
-    reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
-    return reply.serializer(String).send(response.body);
-  };
+  if (outcome.kind === 'running')
+    throw new VersionaryError({
+      code: ErrorCode.IdempotencyInFlight,
+      detail: 'A request with this Idempotency-Key is still running; retry later.',
+      headers: { 'retry-after': '1' },
+    });
+  const { response } = outcome;
+  reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
+  return reply.serializer(String).send(response.body);
 }
 
-function completerOf(options: IdempotencyOptions) {
-  return async (o: { request: FastifyRequest; reply: FastifyReply; payload: unknown; claim: Claim }) => {
-    const { request, reply, payload, claim } = o;
-    claimSlot.set(request, undefined);
-    if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
-      await options.store.abandon(claim);
-      return payload;
-    }
-    const headers: Record<string, string> = {};
-    for (const name of replayedHeaders) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
-    await options.store.complete({
-      ...claim,
-      response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' },
-    });
+async function complete(options: IdempotencyOptions, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const claim = claimSlot.get(reply.request)!;
+  claimSlot.set(reply.request, undefined);
+  if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
+    await options.store.abandon(claim);
     return payload;
-  };
+  }
+  const headers: Record<string, string> = {};
+  for (const name of replayedHeaders) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  await options.store.complete({
+    ...claim,
+    response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' },
+  });
+  return payload;
 }
 
 function parseKey(header: string | string[]): string {

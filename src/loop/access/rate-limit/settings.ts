@@ -1,6 +1,7 @@
 import { settingsSection } from '../../host/config.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
 import { unknownKey } from '../../../core/text/index.ts';
+import { isPlainObject } from '../../../core/versions/index.ts';
 
 /** A role's override of the base limit. */
 interface RoleLimit {
@@ -43,7 +44,7 @@ export function parseRateLimitSettings(o: { file: Record<string, unknown>; error
   const { file, errors } = o;
   const raw = file.rateLimit;
   if (raw === undefined) return { ...defaultRateLimitSettings, roles: {} };
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     errors.push(`rateLimit must be an object such as {"max": 100, "windowSeconds": 60}, not ${JSON.stringify(raw)}`);
     return { ...defaultRateLimitSettings, roles: {} };
   }
@@ -62,7 +63,7 @@ export function parseRateLimitSettings(o: { file: Record<string, unknown>; error
 function parseRoles(raw: unknown, errors: string[]): Partial<Record<Role, RoleLimit>> {
   const roles: Partial<Record<Role, RoleLimit>> = {};
   if (raw === undefined) return roles;
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     errors.push(
       `rateLimit.roles must be an object keyed by role (${roleNames.join(', ')}), not ${JSON.stringify(raw)}`,
     );
@@ -74,7 +75,7 @@ function parseRoles(raw: unknown, errors: string[]): Partial<Record<Role, RoleLi
       errors.push(`${where}: unknown role "${name}" (known: ${roleNames.join(', ')})`);
       continue;
     }
-    if (!isObject(value)) {
+    if (!isPlainObject(value)) {
       errors.push(`${where} must be an object such as {"max": 1000}, not ${JSON.stringify(value)}`);
       continue;
     }
@@ -100,10 +101,6 @@ function integer(o: { value: unknown; where: string; range: [number, number]; er
 
 function unknownKeys(o: { value: Record<string, unknown>; known: string[]; where: string; errors: string[] }): void {
   for (const key of Object.keys(o.value)) if (!o.known.includes(key)) o.errors.push(unknownKey(o.where, key, o.known));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The access part's rate limits: its section of the config file. */

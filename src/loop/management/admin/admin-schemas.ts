@@ -55,6 +55,7 @@ export const deprecationDates = <I extends TSchema>(
 export const singleLineText = (options: { maxLength: number; description?: string }) =>
   Type.String({ minLength: 1, pattern: singleLineTextPattern, ...options });
 
+const email = (description: string) => Type.String({ pattern: emailPattern, maxLength: 254, description });
 const apiKey = Type.Object({
   id: Type.String({
     pattern: '^key_[0-9a-f]{16}$',
@@ -63,7 +64,7 @@ const apiKey = Type.Object({
   }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
   roles: Type.Array(Type.String({ maxLength: 20 }), { maxItems: 3, description: 'read, write and/or admin.' }),
-  contact: nullable(Type.String({ pattern: emailPattern, maxLength: 254, description: emailRule })),
+  contact: nullable(email(emailRule)),
   clientId: nullable(Type.String({ maxLength: 100, description: 'The client (cl_…) the key acts for, if any.' })),
   createdAt: instant('When the key was created.'),
   revokedAt: nullable(instant('When the key was revoked.')),
@@ -79,13 +80,7 @@ export const createApiKeySchema = adminRoute({
     {
       name: singleLineText({ maxLength: 100, description: 'A name for people: one line, no control characters.' }),
       roles: Type.Array(role, { minItems: 1, maxItems: 3, uniqueItems: true }),
-      contact: Type.Optional(
-        Type.String({
-          pattern: emailPattern,
-          maxLength: 254,
-          description: `Where deprecation notices for this key go. ${emailRule}`,
-        }),
-      ),
+      contact: Type.Optional(email(`Where deprecation notices for this key go. ${emailRule}`)),
       clientId: Type.Optional(
         Type.String({
           minLength: 1,
@@ -120,15 +115,7 @@ export const listApiKeysSchema = adminRoute({
   description: 'Every key, active and revoked, oldest first, without secrets, a page at a time.',
   querystring: Type.Object(
     {
-      limit: Type.Optional(
-        Type.Integer({
-          format: 'int32',
-          minimum: 1,
-          maximum: 100,
-          default: 100,
-          description: 'Page size, 1 to 100 (default 100).',
-        }),
-      ),
+      limit: pageLimit(100),
       cursor: cursor('meta.nextCursor of the previous page.'),
     },
     { additionalProperties: false },
@@ -261,7 +248,7 @@ export const listCallsSchema = adminRoute({
   querystring: Type.Object(
     {
       clientId: Type.Optional(Type.String({ maxLength: 200, description: "Only this client's calls." })),
-      limit: pageLimit,
+      limit: pageLimit(),
       cursor: cursor('From `meta.nextCursor`.'),
     },
     { additionalProperties: false },

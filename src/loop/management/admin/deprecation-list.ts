@@ -136,26 +136,17 @@ export async function listDeprecations(options: {
       (r) => r.endpoint === endpoint,
     );
     const migrationUrl = e.migrationUrl ?? runtime.migrationUrl(e.version);
-    const base = {
-      kind: 'endpoint' as const,
-      name: `${endpoint} in ${e.version}`,
-      version: e.version,
-      replacement: null,
-      migrationUrl,
-    };
+    const name = `${endpoint} in ${e.version}`;
+    const base = { kind: 'endpoint' as const, name, version: e.version, replacement: null, migrationUrl };
     entries.push({ entry: { ...base, ...isoDeprecationDates(e) }, used: counted(rows, 1) });
   }
   const elements = runtime.elements();
   const used = elements.length === 0 ? [] : await usage.elementUsage(mine);
   for (const e of elements) {
     const row = used.find((u) => u.version === e.version && u.element === e.element);
-    const base = {
-      kind: e.kind,
-      name: e.element,
-      version: e.version,
-      replacement: replacementName(e) ?? null,
-      migrationUrl: e.migrationUrl ?? null,
-    };
+    const replacement = replacementName(e) ?? null;
+    const migrationUrl = e.migrationUrl ?? null;
+    const base = { kind: e.kind, name: e.element, version: e.version, replacement, migrationUrl };
     entries.push({ entry: { ...base, ...isoDeprecationDates(e) }, used: row ?? none });
   }
   return entries

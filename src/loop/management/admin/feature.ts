@@ -17,28 +17,20 @@ import { usageSection } from '../../usage/settings.ts';
 export const adminFeature: ServiceFeature<LifecycleContext> = {
   name: 'admin',
   async install(context) {
-    const { app, storage, clock, config, runtime, recorder, operations, api, decisionNotices } = context;
+    const { app, storage, clock, config } = context;
     const retention = usageSection.of(config);
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-        const { apiKeys, clients, usage } = storage;
         registerApiKeyRoutes(admin, context);
         registerClientRoutes(admin, context);
-        const flushUsage = () => recorder.flush();
-        const flushOperations = async () => operations?.flush();
-        registerUsageRoutes(admin, { usage, clients, apiKeys, clock, flushUsage, prefix: api.prefix, flushOperations });
+        registerUsageRoutes(admin, context);
         // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
-        admin.addHook('onClose', startRawRetention({ ...retention, store: usage, clock, log: admin.log }));
+        admin.addHook('onClose', startRawRetention({ ...retention, store: storage.usage, clock, log: admin.log }));
         registerVersionAdminRoutes(admin, context);
         registerApprovalRoutes(admin, context);
-        registerExtendedAccessRoutes(admin, { storage, runtime, clock });
-        registerExtendedAccessRequestRoutes(admin, {
-          storage,
-          runtime,
-          clock,
-          ...(decisionNotices ? { decisionNotices } : {}),
-        });
+        registerExtendedAccessRoutes(admin, context);
+        registerExtendedAccessRequestRoutes(admin, context);
         registerDeprecationListRoute(admin, context);
         // The decision table, to admin keys, with its generation as the `ETag`.
         const tables = decisionTablesOf(context);

@@ -36,16 +36,14 @@ export function registerVersionAdminRoutes(app: FastifyInstance, context: Lifecy
   const { lifecycle, usage } = context.storage;
   const { audience } = lifecycleSection.of(context.config);
   const find = (name: string) => {
-    const version = runtime.versions().find((v) => v.name === name);
-    if (!version)
-      throw new VersionaryError({
-        code: ErrorCode.NotFound,
-        detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime
-          .versions()
-          .map((v) => v.name)
-          .join(', ')}.`,
-      });
-    return version;
+    const versions = runtime.versions();
+    const version = versions.find((v) => v.name === name);
+    if (version) return version;
+    const names = versions.map((v) => v.name).join(', ');
+    throw new VersionaryError({
+      code: ErrorCode.NotFound,
+      detail: `No version named "${name.slice(0, 40)}". Versions: ${names}.`,
+    });
   };
   // Callers flush buffered usage once before summarising, however many versions they list.
   const detail = async (name: string) => {
@@ -201,27 +199,16 @@ function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
 }
 
 /**
- * The two optional dates beside a deprecation, as the management API takes them (the body of
- * `PUT /admin/v1/versions/{name}/deprecation`). `null` unsets one; an absent one keeps its current value.
- */
-type LifecycleDatesInput = Pick<Static<typeof scheduleDeprecationSchema.body>, keyof DeprecationDates>;
-
-/** The dates a cap and a closing are checked against, and the values an absent field keeps. */
-interface LifecycleDatesContext {
-  sunsetAt: number;
-  deprecatedAt: number;
-  now: number;
-  /** The values stored before this write: kept when the body leaves a field out. */
-  current?: DeprecationDates | undefined;
-}
-
-/**
  * The cap on extended access and the closing to new clients of a deprecation body, checked and
- * merged with the current values: the cap must come after the sunset it extends, and a closing
- * given now must not come before now or before the deprecation (it would cut off clients that
- * were never told). Every mistake is listed in one 400 problem; unset dates are absent.
+ * merged with the current values (`null` unsets one, an absent one keeps `current`'s): the cap
+ * must come after the sunset it extends, and a closing given now must not come before now or
+ * before the deprecation (it would cut off clients that were never told). Every mistake is
+ * listed in one 400 problem; unset dates are absent.
  */
-function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesContext): DeprecationDates {
+function lifecycleDatesOf(
+  body: Pick<Static<typeof scheduleDeprecationSchema.body>, keyof DeprecationDates>,
+  context: { sunsetAt: number; deprecatedAt: number; now: number; current?: DeprecationDates | undefined },
+): DeprecationDates {
   const errors: Array<{ pointer: string; detail: string }> = [];
   const read = (key: keyof DeprecationDates): number | undefined => {
     const raw = body[key];
@@ -241,8 +228,15 @@ function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesCont
       }`,
     });
   // Only a closing given in this body is judged: a stored one that has passed is the normal case.
-  if (closed !== undefined && typeof body.closedToNewClientsAt === 'string')
-    errors.push(...closingErrors(closed, context));
+  const early =
+    closed === undefined || typeof body.closedToNewClientsAt !== 'string'
+      ? undefined
+      : closed < context.now
+        ? `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`
+        : closed < context.deprecatedAt
+          ? `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`
+          : undefined;
+  if (early) errors.push({ pointer: '/body/closedToNewClientsAt', detail: early });
   if (errors.length > 0)
     throw new VersionaryError({
       code: ErrorCode.ValidationFailed,
@@ -253,14 +247,4 @@ function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesCont
     ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
     ...(closed === undefined ? {} : { closedToNewClientsAt: closed }),
   };
-}
-
-function closingErrors(closed: number, context: LifecycleDatesContext): Array<{ pointer: string; detail: string }> {
-  const detail =
-    closed < context.now
-      ? `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`
-      : closed < context.deprecatedAt
-        ? `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`
-        : undefined;
-  return detail === undefined ? [] : [{ pointer: '/body/closedToNewClientsAt', detail }];
 }

@@ -95,10 +95,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
       });
       return {
         data: page.items.map((c) => toClientBody(c)),
-        meta: {
-          limit,
-          nextCursor: page.nextAfter === null ? null : clientCursor.encode(page.nextAfter),
-        },
+        meta: { limit, nextCursor: page.nextAfter === null ? null : clientCursor.encode(page.nextAfter) },
       };
     },
   );
@@ -140,11 +137,7 @@ export function registerClientRoutes(app: FastifyInstance, context: LifecycleCon
     async (request) => {
       const current = await find((request.params as { id: string }).id);
       const body = request.body as ClientPatch;
-      const minimumVersion = patchedMinimumVersion({
-        input: body.minimumVersion,
-        current: current.minimumVersion,
-        versions: versions(),
-      });
+      const minimumVersion = patchedMinimumVersion(body.minimumVersion, current.minimumVersion, versions());
       const contacts = body.contacts
         ? toContacts({ input: body.contacts, current: current.contacts })
         : current.contacts;
@@ -225,17 +218,17 @@ async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
  * version sets it. A version the API does not know is a 400 naming the ones it does: retiring
  * every version below a name that is not there would retire nothing anyone could read.
  */
-function patchedMinimumVersion(o: {
-  input: ClientPatch['minimumVersion'];
-  current: string | undefined;
-  versions: readonly string[];
-}): string | undefined {
-  if (o.input === undefined) return o.current;
-  if (o.input === null) return undefined;
-  if (o.versions.includes(o.input)) return o.input;
+function patchedMinimumVersion(
+  input: ClientPatch['minimumVersion'],
+  current: string | undefined,
+  versions: readonly string[],
+): string | undefined {
+  if (input === undefined) return current;
+  if (input === null) return undefined;
+  if (versions.includes(input)) return input;
   throw new VersionaryError({
     code: ErrorCode.ValidationFailed,
-    detail: `The request is invalid: "${echo(o.input)}" is not a version of this API (${o.versions.join(', ')}).`,
-    errors: [{ pointer: '/body/minimumVersion', detail: `not a version of this API: ${o.versions.join(', ')}` }],
+    detail: `The request is invalid: "${echo(input)}" is not a version of this API (${versions.join(', ')}).`,
+    errors: [{ pointer: '/body/minimumVersion', detail: `not a version of this API: ${versions.join(', ')}` }],
   });
 }

@@ -123,7 +123,7 @@ export const ClientParams = idParams('cl_ and 16 hex digits; any other value nam
 
 export const PageQuery = Type.Object(
   {
-    limit: pageLimit,
+    limit: pageLimit(),
     cursor: Type.Optional(Type.String({ maxLength: 300, description: 'meta.nextCursor of the previous page.' })),
   },
   { additionalProperties: false },

@@ -78,32 +78,26 @@ export const mcpFeature: ServiceFeature<LifecycleContext> = {
         request.log.error({ err: error }, 'MCP request failed');
         if (reply.raw.headersSent) reply.raw.end();
         else {
-          const { status, body } = toProblem(
-            new VersionaryError({
-              code: ErrorCode.Internal,
-              detail: 'The MCP request failed on the server; retry later.',
-            }),
-            request.url,
-          );
+          const { status, body } = toProblem(new VersionaryError(mcpFailed), request.url);
           reply.raw.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify(body));
         }
       }
     });
-    for (const method of ['GET', 'DELETE'] as const)
-      app.route({
-        method,
-        url: mcpPath,
-        handler: async () => {
-          throw new VersionaryError({
-            code: ErrorCode.MethodNotAllowed,
-            detail: `The MCP endpoint is stateless: send each JSON-RPC message with POST ${mcpPath}.`,
-            headers: { allow: 'POST' },
-          });
-        },
-      });
+    app.route({
+      method: ['GET', 'DELETE'],
+      url: mcpPath,
+      handler: async () => {
+        throw new VersionaryError({
+          code: ErrorCode.MethodNotAllowed,
+          detail: `The MCP endpoint is stateless: send each JSON-RPC message with POST ${mcpPath}.`,
+          headers: { allow: 'POST' },
+        });
+      },
+    });
   },
 };
 
+const mcpFailed = { code: ErrorCode.Internal, detail: 'The MCP request failed on the server; retry later.' };
 const sdkPackages = ['@modelcontextprotocol/sdk', 'zod'];
 
 type Sdk = Awaited<ReturnType<typeof importSdk>>;

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../../../core/versions/index.ts';
+
 /** JSON-RPC's code for a method called with params it cannot take. */
 const invalidParams = -32602;
 
@@ -9,7 +11,7 @@ const invalidParams = -32602;
 export function toolCallParamsError(
   message: unknown,
 ): { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } } | undefined {
-  if (!isRecord(message) || message.method !== 'tools/call') return undefined;
+  if (!isPlainObject(message) || message.method !== 'tools/call') return undefined;
   const why = paramsProblem(message.params);
   if (why === undefined) return undefined;
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
@@ -17,10 +19,10 @@ export function toolCallParamsError(
 }
 
 function paramsProblem(params: unknown): string | undefined {
-  if (!isRecord(params)) return `tools/call takes params { name, arguments }, an object, not ${kindOf(params)}.`;
+  if (!isPlainObject(params)) return `tools/call takes params { name, arguments }, an object, not ${kindOf(params)}.`;
   if (typeof params.name !== 'string' || params.name === '')
     return `tools/call takes params.name, the tool's name as a string, not ${kindOf(params.name)}.`;
-  if (params.arguments !== undefined && !isRecord(params.arguments))
+  if (params.arguments !== undefined && !isPlainObject(params.arguments))
     return `params.arguments of ${params.name.slice(0, 60)} is the tool's inputs as an object, not ${kindOf(params.arguments)}.`;
   return undefined;
 }
@@ -31,6 +33,3 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

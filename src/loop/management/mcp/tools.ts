@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { createSchemaValidator } from '../../../core/config/index.ts';
+import { createSchemaValidator, pickDefined } from '../../../core/config/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { toJson, toMarkdown } from '../../../core/guide/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
@@ -142,8 +142,7 @@ const tools = [
     async run(context, caller, input) {
       const data = await gatherBreaks(context, {
         clientId: (await clientFor(context, caller, { asked: input.clientId, all: false }))!,
-        ...(input.from ? { from: input.from } : {}),
-        ...(input.to ? { to: input.to } : {}),
+        ...pickDefined(input, ['from', 'to']),
       });
       const at = (ms: number) => formatIsoInstant(ms);
       return {
