@@ -42,20 +42,9 @@ export function endpointRemovedProblem(o: { endpoint: string; removedIn: string;
   });
 }
 
-/** A call a derived version does not serve (404, or 405 with `Allow`) rather than forward untranslated. */
-export function notServedProblem(o: {
-  method: string;
-  path: string;
-  version: string;
-  allowed: string[];
-}): VersionaryError {
-  if (o.allowed.length === 0)
-    return new VersionaryError({
-      code: ErrorCode.NotFound,
-      detail: `${o.version} has no operation at ${echo(o.path)}.`,
-    });
-  // The path is served with other methods: the one 405 every data plane gives.
-  return methodNotAllowedProblem({ method: o.method, allow: allowOf(o.allowed) });
+/** A path a derived version has no operation at: 404, rather than forward it untranslated. */
+export function notServedProblem(o: { path: string; version: string }): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.NotFound, detail: `${o.version} has no operation at ${echo(o.path)}.` });
 }
 
 /** A subject closed to new clients, refused to a client that had not called it before: 403. */
@@ -134,11 +123,6 @@ export function brownoutProblem(o: {
   });
 }
 
-/** `Retry-After` of a brownout: whole seconds until its window ends, at least 1. */
-export function brownoutRetryAfter(endsAt: number, now: number): string {
-  return String(Math.max(1, Math.ceil((endsAt - now) / 1000)));
-}
-
 /** A deprecated element (field or parameter) used past its sunset. */
 export interface PastElement {
   element: string;
@@ -178,50 +162,41 @@ export function elementRemovedProblem(past: readonly PastElement[]): VersionaryE
   });
 }
 
+/** A negotiation refusal's own members, and the versions the API supports, which it names. */
+type Negotiation<T> = T & { supported: readonly string[] };
+
 /** A refusal of the version negotiation: it names the versions the API supports. */
 function negotiationProblem(code: ErrorCode, detail: string, supported: readonly string[]): VersionaryError {
   return new VersionaryError({ code, detail, extensions: { supportedVersions: [...supported] } });
 }
 
 /** A version the API does not publish, named in the path or (`source: 'accept'`) in `Accept`. */
-export function unknownVersionProblem(o: {
-  name: string;
-  supported: readonly string[];
-  source: 'path' | 'accept';
-}): VersionaryError {
+export function unknownVersionProblem(o: Negotiation<{ name: string; source: 'path' | 'accept' }>): VersionaryError {
   const named = o.source === 'path' ? echo(o.name) : `Accept names ${o.name}, which`;
   const detail = `${named} is not a published version. Supported versions: ${o.supported.join(', ')}.`;
   return negotiationProblem(ErrorCode.VersionUnknown, detail, o.supported);
 }
 
 /** An API path with no version in it nor in `Accept`. */
-export function versionMissingProblem(o: {
-  prefix: string;
-  vendor: string;
-  supported: readonly string[];
-}): VersionaryError {
+export function versionMissingProblem(o: Negotiation<{ prefix: string; vendor: string }>): VersionaryError {
   const detail = `No API version given. Use ${o.prefix}/v<n>/... or Accept: application/vnd.${o.vendor}.v<n>+json. Supported versions: ${o.supported.join(', ')}.`;
   return negotiationProblem(ErrorCode.VersionMissing, detail, o.supported);
 }
 
 /** `Accept` names a version that cannot be read (`version=abc`): 400 `VERSION_MISSING`. */
-export function acceptUnreadableProblem(o: { ranges: string; supported: readonly string[] }): VersionaryError {
+export function acceptUnreadableProblem(o: Negotiation<{ ranges: string }>): VersionaryError {
   const detail = `Accept names a version that cannot be read (${o.ranges}). Supported versions: ${o.supported.join(', ')}.`;
   return negotiationProblem(ErrorCode.VersionMissing, detail, o.supported);
 }
 
 /** `Accept` names several versions: 400 `VERSION_CONFLICT`. */
-export function acceptSeveralProblem(o: { versions: string; supported: readonly string[] }): VersionaryError {
+export function acceptSeveralProblem(o: Negotiation<{ versions: string }>): VersionaryError {
   const detail = `Accept names several versions (${o.versions}); name one.`;
   return negotiationProblem(ErrorCode.VersionConflict, detail, o.supported);
 }
 
 /** The path and `Accept` name different versions: 400 `VERSION_CONFLICT`. */
-export function versionConflictProblem(o: {
-  path: string;
-  accept: string;
-  supported: readonly string[];
-}): VersionaryError {
+export function versionConflictProblem(o: Negotiation<{ path: string; accept: string }>): VersionaryError {
   const detail = `The path says ${o.path} but Accept says ${o.accept}.`;
   return negotiationProblem(ErrorCode.VersionConflict, detail, o.supported);
 }
