@@ -1,4 +1,5 @@
 import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
+import type { Brownout } from '../notices/types.ts';
 import { formatIsoInstant } from '../time/index.ts';
 
 /**
@@ -76,27 +77,16 @@ export function retiredForClientProblem(o: { minimumVersion: string; prefix: str
   });
 }
 
-/** Which brownout refuses a call: a rehearsal for one client, one aimed at some, or everyone's. */
-export interface BrownoutFacts {
-  id: string;
-  startsAt: number;
-  endsAt: number;
-  endpoint?: string | undefined;
-  clientId?: string | undefined;
-  clients?: readonly string[] | undefined;
-}
-
 /**
- * A call refused during a brownout, as the removal will refuse it. `retry-after` is left to the
- * caller: it counts down to the window's end.
+ * A call refused during a brownout (a rehearsal for one client, one aimed at some, or everyone's), as
+ * the removal will refuse it. `retry-after` is left to the caller: it counts down to the window's end.
  */
 export function brownoutProblem(o: {
-  brownout: BrownoutFacts;
+  brownout: Pick<Brownout, 'id' | 'startsAt' | 'endsAt' | 'endpoint' | 'clientId' | 'clients'>;
   version: string;
   sunsetAt: number | undefined;
   guide: string;
   status: 410 | 404;
-  headers?: Record<string, string>;
 }): VersionaryError {
   const b = o.brownout;
   const removalAt = o.sunsetAt === undefined ? null : formatIsoInstant(o.sunsetAt);
@@ -119,7 +109,6 @@ export function brownoutProblem(o: {
       removalAt,
       migrationGuide: o.guide,
     },
-    ...(o.headers ? { headers: o.headers } : {}),
   });
 }
 
