@@ -7,27 +7,27 @@ import { formatIsoInstant } from '../time/index.ts';
  * brownout guard, the strict target check and the decision table all build their problems here.
  */
 
-function moveSentence(replacement: string | undefined, guide: string): string {
+/** Where the callers of a removed or closed subject go: its replacement, when it has one, and its guide. */
+interface Move {
+  replacement: string | undefined;
+  guide: string;
+}
+
+function moveSentence({ replacement, guide }: Move): string {
   return replacement
     ? ` Use ${replacement} instead; the migration guide is at ${guide}.`
     : ` The migration guide is at ${guide}.`;
 }
 
 /** A version or endpoint past its sunset: 410 (`VERSION_REMOVED`), or 404 when so configured. */
-export function removedProblem(options: {
-  subject: string;
-  sunsetAt: number;
-  replacement: string | undefined;
-  guide: string;
-  status: 410 | 404;
-}): VersionaryError {
+export function removedProblem(o: Move & { subject: string; sunsetAt: number; status: 410 | 404 }): VersionaryError {
   return new VersionaryError({
-    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${moveSentence(options.replacement, options.guide)}`,
+    code: o.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+    detail: `${o.subject} was removed at its sunset date, ${formatIsoInstant(o.sunsetAt)}.${moveSentence(o)}`,
     extensions: {
-      replacement: options.replacement ?? null,
-      migrationGuide: options.guide,
-      sunsetAt: formatIsoInstant(options.sunsetAt),
+      replacement: o.replacement ?? null,
+      migrationGuide: o.guide,
+      sunsetAt: formatIsoInstant(o.sunsetAt),
     },
   });
 }
@@ -49,15 +49,10 @@ export function notServedProblem(o: { path: string; version: string }): Versiona
 }
 
 /** A subject closed to new clients, refused to a client that had not called it before: 403. */
-export function closedProblem(o: {
-  what: string;
-  at: number;
-  replacement: string | undefined;
-  guide: string;
-}): VersionaryError {
+export function closedProblem(o: Move & { what: string; at: number }): VersionaryError {
   return new VersionaryError({
     code: ErrorCode.ClosedToNewClients,
-    detail: `${o.what} is closed to new clients since ${formatIsoInstant(o.at)}, and this client had not called it before.${moveSentence(o.replacement, o.guide)}`,
+    detail: `${o.what} is closed to new clients since ${formatIsoInstant(o.at)}, and this client had not called it before.${moveSentence(o)}`,
     extensions: {
       replacement: o.replacement ?? null,
       migrationGuide: o.guide,
