@@ -77,7 +77,7 @@ export function createCatchAll(o: {
     // No operation was called: nothing to count as usage.
     stateOf(request).refused = true;
     const path = pathOf(originFormOf(request.url));
-    sendProblem(reply, notServedProblem({ method: request.method, path, version: o.version, allowed: [] }));
+    sendProblem(reply, notServedProblem({ path, version: o.version }));
   };
   // Not forwarding undocumented paths, what stays here goes nowhere (a 405, a 404): it needs no
   // more than `read`, whatever the method. A request the index routes needs what its route needs.

@@ -178,7 +178,7 @@ export function notFoundProblems(
       sendProblem(
         reply,
         undocumented
-          ? notServedProblem({ method: request.method, path: bare, version: named, allowed: [] })
+          ? notServedProblem({ path: bare, version: named })
           : new VersionaryError({
               code: ErrorCode.NotFound,
               detail: `No resource at ${request.method} ${echo(bare)}.`,

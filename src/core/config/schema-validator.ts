@@ -2,13 +2,11 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { parseIsoInstant } from '../time/index.ts';
 
-/** How an unknown key is told: where it sits, the key, the keys its object takes, and the object's `title`. */
+/**
+ * How a key the schema does not take (`additionalProperties: false`) is told: where it sits, the key,
+ * the keys its object takes, and the object's `title`.
+ */
 type UnknownKeyText = (options: { where: string; key: string; known: string[]; title?: string }) => string;
-
-interface SchemaValidatorOptions {
-  /** The sentence for a key the schema does not take (`additionalProperties: false`). */
-  unknownKey: UnknownKeyText;
-}
 
 /** A compiled config schema: every problem of a value as a sentence naming its path (empty when valid). */
 export interface SchemaValidator<T extends TSchema> {
@@ -34,7 +32,7 @@ ajv.addFormat('instant', { type: 'string', validate: (text: string) => parseIsoI
 /** A TypeBox config schema compiled once: every problem at once, each with its path. */
 export function createSchemaValidator<T extends TSchema>(
   schema: T,
-  options: SchemaValidatorOptions,
+  options: { unknownKey: UnknownKeyText },
 ): SchemaValidator<T> {
   const validate = ajv.compile(schema);
   return {
@@ -58,19 +56,12 @@ function describeErrors(options: { errors: ErrorObject[]; where: string; unknown
       const inside = error.schemaPath.startsWith(`${union.schemaPath}/`);
       return inside && !error.schemaPath.startsWith(kept[i] ?? '\u0000');
     });
-  const told = new Set<string>();
-  const out: string[] = [];
-  for (const error of options.errors) {
-    if (silenced(error)) continue;
-    // A key's own error (`propertyNames`) is told by the object's error, which names the key.
-    if (error.propertyName !== undefined) continue;
-    const path = joinPath(options.where, error.instancePath);
-    const sentence = describe({ error, path, unknownKey: options.unknownKey });
-    if (told.has(sentence)) continue;
-    told.add(sentence);
-    out.push(sentence);
-  }
-  return out;
+  // A key's own error (`propertyNames`) is told by the object's error, which names the key.
+  const told = options.errors.filter((error) => !silenced(error) && error.propertyName === undefined);
+  const sentences = told.map((error) =>
+    describe({ error, path: joinPath(options.where, error.instancePath), unknownKey: options.unknownKey }),
+  );
+  return [...new Set(sentences)];
 }
 
 function objectBranch(union: ErrorObject): string | undefined {

@@ -1,8 +1,2 @@
-export { ErrorCode, errorTitles } from './codes.ts';
-export {
-  echo,
-  VersionaryError,
-  isVersionaryError,
-  type FieldError,
-  type VersionaryErrorOptions,
-} from './versionary-error.ts';
+export * from './codes.ts';
+export * from './versionary-error.ts';

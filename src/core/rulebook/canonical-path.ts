@@ -121,7 +121,9 @@ export function targetProblem(reason: TargetRefusal): VersionaryError {
 export function canonicalPath(target: string): { path: string } | { refused: TargetRefusal } {
   const refused = targetRefusalOf(target);
   if (refused) return { refused };
-  const path = withoutTrailingSlash(pathOf(originFormOf(target)));
+  let path = pathOf(originFormOf(target));
+  // The routers ignore one trailing slash (`ignoreTrailingSlash`): `/users/` is `/users`.
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   if (!path.includes('%')) return { path };
   try {
     return { path: decodeURIComponent(path) };
@@ -129,11 +131,6 @@ export function canonicalPath(target: string): { path: string } | { refused: Tar
     // Well-formed escapes that are not UTF-8 (`%ff`): no route has such a name.
     return { refused: 'bad-escape' };
   }
-}
-
-// The routers ignore one trailing slash (`ignoreTrailingSlash`): `/users/` is `/users`.
-function withoutTrailingSlash(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function pathOf(target: string): string {

@@ -1,22 +1,4 @@
-export type {
-  BrownoutRow,
-  ClientRow,
-  Closing,
-  Decision,
-  DecisionTable,
-  DecisionTableSource,
-  ElementRow,
-  HeaderSegment,
-  MinimumVersionRow,
-  ProblemRow,
-  RatePolicies,
-  RatePolicy,
-  RequestFacts,
-  RouteRow,
-  RuleRow,
-  RuleSegment,
-} from './table.ts';
-export { decisionTableFormat } from './table.ts';
+export * from './table.ts';
 export { decide } from './decide.ts';
 export { ratePolicyOf, retiresSome } from './rules.ts';
 export { targetProblem, targetRefusals, undecodableTargetProblem, unreadableTargetProblem } from './canonical-path.ts';

@@ -1,4 +1,5 @@
 import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
+import type { Brownout } from '../notices/types.ts';
 import { formatIsoInstant } from '../time/index.ts';
 
 /**
@@ -6,27 +7,27 @@ import { formatIsoInstant } from '../time/index.ts';
  * brownout guard, the strict target check and the decision table all build their problems here.
  */
 
-function moveSentence(replacement: string | undefined, guide: string): string {
+/** Where the callers of a removed or closed subject go: its replacement, when it has one, and its guide. */
+interface Move {
+  replacement: string | undefined;
+  guide: string;
+}
+
+function moveSentence({ replacement, guide }: Move): string {
   return replacement
     ? ` Use ${replacement} instead; the migration guide is at ${guide}.`
     : ` The migration guide is at ${guide}.`;
 }
 
 /** A version or endpoint past its sunset: 410 (`VERSION_REMOVED`), or 404 when so configured. */
-export function removedProblem(options: {
-  subject: string;
-  sunsetAt: number;
-  replacement: string | undefined;
-  guide: string;
-  status: 410 | 404;
-}): VersionaryError {
+export function removedProblem(o: Move & { subject: string; sunsetAt: number; status: 410 | 404 }): VersionaryError {
   return new VersionaryError({
-    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${moveSentence(options.replacement, options.guide)}`,
+    code: o.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+    detail: `${o.subject} was removed at its sunset date, ${formatIsoInstant(o.sunsetAt)}.${moveSentence(o)}`,
     extensions: {
-      replacement: options.replacement ?? null,
-      migrationGuide: options.guide,
-      sunsetAt: formatIsoInstant(options.sunsetAt),
+      replacement: o.replacement ?? null,
+      migrationGuide: o.guide,
+      sunsetAt: formatIsoInstant(o.sunsetAt),
     },
   });
 }
@@ -42,32 +43,16 @@ export function endpointRemovedProblem(o: { endpoint: string; removedIn: string;
   });
 }
 
-/** A call a derived version does not serve (404, or 405 with `Allow`) rather than forward untranslated. */
-export function notServedProblem(o: {
-  method: string;
-  path: string;
-  version: string;
-  allowed: string[];
-}): VersionaryError {
-  if (o.allowed.length === 0)
-    return new VersionaryError({
-      code: ErrorCode.NotFound,
-      detail: `${o.version} has no operation at ${echo(o.path)}.`,
-    });
-  // The path is served with other methods: the one 405 every data plane gives.
-  return methodNotAllowedProblem({ method: o.method, allow: allowOf(o.allowed) });
+/** A path a derived version has no operation at: 404, rather than forward it untranslated. */
+export function notServedProblem(o: { path: string; version: string }): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.NotFound, detail: `${o.version} has no operation at ${echo(o.path)}.` });
 }
 
 /** A subject closed to new clients, refused to a client that had not called it before: 403. */
-export function closedProblem(o: {
-  what: string;
-  at: number;
-  replacement: string | undefined;
-  guide: string;
-}): VersionaryError {
+export function closedProblem(o: Move & { what: string; at: number }): VersionaryError {
   return new VersionaryError({
     code: ErrorCode.ClosedToNewClients,
-    detail: `${o.what} is closed to new clients since ${formatIsoInstant(o.at)}, and this client had not called it before.${moveSentence(o.replacement, o.guide)}`,
+    detail: `${o.what} is closed to new clients since ${formatIsoInstant(o.at)}, and this client had not called it before.${moveSentence(o)}`,
     extensions: {
       replacement: o.replacement ?? null,
       migrationGuide: o.guide,
@@ -87,27 +72,16 @@ export function retiredForClientProblem(o: { minimumVersion: string; prefix: str
   });
 }
 
-/** Which brownout refuses a call: a rehearsal for one client, one aimed at some, or everyone's. */
-export interface BrownoutFacts {
-  id: string;
-  startsAt: number;
-  endsAt: number;
-  endpoint?: string | undefined;
-  clientId?: string | undefined;
-  clients?: readonly string[] | undefined;
-}
-
 /**
- * A call refused during a brownout, as the removal will refuse it. `retry-after` is left to the
- * caller: it counts down to the window's end.
+ * A call refused during a brownout (a rehearsal for one client, one aimed at some, or everyone's), as
+ * the removal will refuse it. `retry-after` is left to the caller: it counts down to the window's end.
  */
 export function brownoutProblem(o: {
-  brownout: BrownoutFacts;
+  brownout: Pick<Brownout, 'id' | 'startsAt' | 'endsAt' | 'endpoint' | 'clientId' | 'clients'>;
   version: string;
   sunsetAt: number | undefined;
   guide: string;
   status: 410 | 404;
-  headers?: Record<string, string>;
 }): VersionaryError {
   const b = o.brownout;
   const removalAt = o.sunsetAt === undefined ? null : formatIsoInstant(o.sunsetAt);
@@ -130,13 +104,7 @@ export function brownoutProblem(o: {
       removalAt,
       migrationGuide: o.guide,
     },
-    ...(o.headers ? { headers: o.headers } : {}),
   });
-}
-
-/** `Retry-After` of a brownout: whole seconds until its window ends, at least 1. */
-export function brownoutRetryAfter(endsAt: number, now: number): string {
-  return String(Math.max(1, Math.ceil((endsAt - now) / 1000)));
 }
 
 /** A deprecated element (field or parameter) used past its sunset. */
@@ -178,50 +146,41 @@ export function elementRemovedProblem(past: readonly PastElement[]): VersionaryE
   });
 }
 
+/** A negotiation refusal's own members, and the versions the API supports, which it names. */
+type Negotiation<T> = T & { supported: readonly string[] };
+
 /** A refusal of the version negotiation: it names the versions the API supports. */
 function negotiationProblem(code: ErrorCode, detail: string, supported: readonly string[]): VersionaryError {
   return new VersionaryError({ code, detail, extensions: { supportedVersions: [...supported] } });
 }
 
 /** A version the API does not publish, named in the path or (`source: 'accept'`) in `Accept`. */
-export function unknownVersionProblem(o: {
-  name: string;
-  supported: readonly string[];
-  source: 'path' | 'accept';
-}): VersionaryError {
+export function unknownVersionProblem(o: Negotiation<{ name: string; source: 'path' | 'accept' }>): VersionaryError {
   const named = o.source === 'path' ? echo(o.name) : `Accept names ${o.name}, which`;
   const detail = `${named} is not a published version. Supported versions: ${o.supported.join(', ')}.`;
   return negotiationProblem(ErrorCode.VersionUnknown, detail, o.supported);
 }
 
 /** An API path with no version in it nor in `Accept`. */
-export function versionMissingProblem(o: {
-  prefix: string;
-  vendor: string;
-  supported: readonly string[];
-}): VersionaryError {
+export function versionMissingProblem(o: Negotiation<{ prefix: string; vendor: string }>): VersionaryError {
   const detail = `No API version given. Use ${o.prefix}/v<n>/... or Accept: application/vnd.${o.vendor}.v<n>+json. Supported versions: ${o.supported.join(', ')}.`;
   return negotiationProblem(ErrorCode.VersionMissing, detail, o.supported);
 }
 
 /** `Accept` names a version that cannot be read (`version=abc`): 400 `VERSION_MISSING`. */
-export function acceptUnreadableProblem(o: { ranges: string; supported: readonly string[] }): VersionaryError {
+export function acceptUnreadableProblem(o: Negotiation<{ ranges: string }>): VersionaryError {
   const detail = `Accept names a version that cannot be read (${o.ranges}). Supported versions: ${o.supported.join(', ')}.`;
   return negotiationProblem(ErrorCode.VersionMissing, detail, o.supported);
 }
 
 /** `Accept` names several versions: 400 `VERSION_CONFLICT`. */
-export function acceptSeveralProblem(o: { versions: string; supported: readonly string[] }): VersionaryError {
+export function acceptSeveralProblem(o: Negotiation<{ versions: string }>): VersionaryError {
   const detail = `Accept names several versions (${o.versions}); name one.`;
   return negotiationProblem(ErrorCode.VersionConflict, detail, o.supported);
 }
 
 /** The path and `Accept` name different versions: 400 `VERSION_CONFLICT`. */
-export function versionConflictProblem(o: {
-  path: string;
-  accept: string;
-  supported: readonly string[];
-}): VersionaryError {
+export function versionConflictProblem(o: Negotiation<{ path: string; accept: string }>): VersionaryError {
   const detail = `The path says ${o.path} but Accept says ${o.accept}.`;
   return negotiationProblem(ErrorCode.VersionConflict, detail, o.supported);
 }

@@ -38,12 +38,7 @@ function indexOf(table: DecisionTable): RouteIndex {
 function templateMatches(template: string, below: string): boolean {
   const want = template.split('/');
   const got = below.split('/');
-  if (want.length !== got.length) return false;
-  for (let i = 0; i < want.length; i++) {
-    const part = want[i]!;
-    if (isParameter(part) ? got[i] === '' : part !== got[i]) return false;
-  }
-  return true;
+  return want.length === got.length && want.every((part, i) => (isParameter(part) ? got[i] !== '' : part === got[i]));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { allowOf, brownoutRetryAfter } from './problems.ts';
+import { allowOf } from './problems.ts';
 import { routeRowOf, ruleMethodOf } from './route-index.ts';
 import { headersAt, segmentAt } from './segments.ts';
 import type {
@@ -29,9 +29,6 @@ function refuse(
   return { outcome: 'refuse', headers, problem, rule, deprecated };
 }
 
-/** What a subject's row says of a request: its segments, clients' own segments and closings. */
-type JudgedSubject = Pick<RuleRow, 'segments' | 'extendedAccess' | 'closings'>;
-
 /** A problem of the table by key; a missing key is a compiler bug, answered as a plain 404. */
 function problemOf(table: DecisionTable, key: string | undefined): ProblemRow {
   return (key === undefined ? undefined : table.problems[key]) ?? missingProblem;
@@ -56,7 +53,7 @@ const missingProblem: ProblemRow = {
  */
 export function judgeSubject(
   table: DecisionTable,
-  subject: JudgedSubject,
+  subject: Pick<RuleRow, 'segments' | 'extendedAccess' | 'closings'>,
   facts: { client: string | undefined; now: number; deprecated: boolean },
 ): Decision {
   const { client, now, deprecated } = facts;
@@ -86,14 +83,10 @@ function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefine
 export const versionRule: Rule = (facts, table) => {
   if (facts.version === undefined) return refuse(problemOf(table, 'version-missing'), 'version');
   if (table.versions.includes(facts.version)) return allowed;
-  const key = facts.versionSource === 'accept' ? 'version-unknown-accept' : 'version-unknown';
-  return refuse(naming(problemOf(table, key), facts.version), 'version');
+  const problem = problemOf(table, facts.versionSource === 'accept' ? 'version-unknown-accept' : 'version-unknown');
+  const detail = problem.body.detail.replace('{version}', facts.version);
+  return refuse({ ...problem, body: { ...problem.body, detail } }, 'version');
 };
-
-function naming(problem: ProblemRow, version: string): ProblemRow {
-  const detail = problem.body.detail.replace('{version}', version);
-  return { ...problem, body: { ...problem.body, detail } };
-}
 
 /**
  * A client's minimum version, set once it has migrated so that it never slides back: its calls to
@@ -142,15 +135,8 @@ export const methodRule: Rule = (facts, table) => {
   if (method === 'OPTIONS' || (method !== 'TRACE' && declared.includes(method))) return allowed;
   const problem = problemOf(table, 'method-not-allowed');
   const allow = allowOf(declared);
-  const fill = (text: string) => text.replace('{method}', facts.method).replace('{allow}', allow);
-  return refuse(
-    {
-      ...problem,
-      headers: { ...problem.headers, allow },
-      body: { ...problem.body, detail: fill(problem.body.detail) },
-    },
-    'method',
-  );
+  const detail = problem.body.detail.replace('{method}', facts.method).replace('{allow}', allow);
+  return refuse({ ...problem, headers: { ...problem.headers, allow }, body: { ...problem.body, detail } }, 'method');
 };
 
 /**
@@ -173,15 +159,12 @@ export const elementsRule: Rule = (facts, table) => {
       now: facts.now,
       deprecated: true,
     });
-    if (decision.outcome === 'refuse') return { ...decision, rule: ruleOfElement(decision) };
+    if (decision.outcome === 'refuse')
+      return { ...decision, rule: decision.rule === 'removed' ? 'element_removed' : decision.rule };
     first ??= decision;
   }
   return first ?? allowed;
 };
-
-function ruleOfElement(decision: Decision & { outcome: 'refuse' }) {
-  return decision.rule === 'removed' ? ('element_removed' as const) : decision.rule;
-}
 
 /**
  * A brownout window in force on the operation (or the version, for a path with no route) for this
@@ -199,7 +182,7 @@ export const brownoutRule: Rule = (facts, table) => {
     const spared = client === undefined ? undefined : b.spared?.[client];
     if (spared !== undefined && spared > now) continue;
     const problem = problemOf(table, b.problem);
-    const retryAfter = brownoutRetryAfter(b.endsAt, now);
+    const retryAfter = String(Math.max(1, Math.ceil((b.endsAt - now) / 1000)));
     return refuse({ ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } }, 'brownout', {
       deprecated: (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
     });
@@ -217,10 +200,8 @@ export function ratePolicyOf(
 ): RatePolicy | undefined {
   const { base, roles } = table.policies;
   if (base === undefined) return undefined;
-  const held = facts.principal?.roles;
-  if (held === undefined || held.length === 0) return base;
   let best: RatePolicy | undefined;
-  for (const role of held) {
+  for (const role of facts.principal?.roles ?? []) {
     const policy = roles[role] ?? base;
     if (best === undefined || policy.max > best.max) best = policy;
   }

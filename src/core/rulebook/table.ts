@@ -202,15 +202,9 @@ export type DecisionRule =
   | 'extended_access';
 
 /** A rule's answer: let the request through with headers, or refuse it with a problem. */
-export type Decision =
-  | { outcome: 'allow'; headers: Record<string, string>; deprecated: boolean; rule?: DecisionRule }
-  | {
-      outcome: 'refuse';
-      headers: Record<string, string>;
-      problem: ProblemRow;
-      rule: DecisionRule;
-      deprecated: boolean;
-    };
+export type Decision = { headers: Record<string, string>; deprecated: boolean } & (
+  { outcome: 'allow'; rule?: DecisionRule } | { outcome: 'refuse'; problem: ProblemRow; rule: DecisionRule }
+);
 
 /** Where a data plane that runs core reads its table, and the error each problem was rendered from. */
 export interface DecisionTableSource {

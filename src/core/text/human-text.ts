@@ -25,9 +25,6 @@ export const singleLineTextRule =
  */
 export const reasonTextPattern = `^[^\\S${refused}]*[^\\s${refused}][^${refused}]*$`;
 
-/** The rule {@link reasonTextPattern} states, as the end of a sentence naming the field. */
-const reasonTextRule = singleLineTextRule.replace('one line of text', 'one line of text, not blank');
-
 const anyRefused = new RegExp(`[${refused}]`, 'gu');
 
 /** Whether `text` is one line of human text ({@link singleLineTextPattern}). */
@@ -55,7 +52,7 @@ const named: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 const rules = new Map([
   [singleLineTextPattern, singleLineTextRule],
-  [reasonTextPattern, reasonTextRule],
+  [reasonTextPattern, singleLineTextRule.replace('one line of text', 'one line of text, not blank')],
   [migrationUrlPattern, migrationUrlRule],
 ]);
 

@@ -2,7 +2,6 @@ import { ErrorCode, VersionaryError } from '../errors/index.ts';
 
 // Core may not touch the Date global, so civil dates come from Howard Hinnant's exact
 // days-from-civil arithmetic (proleptic Gregorian calendar, UTC only).
-const MAX_INSTANT_MS = 8.64e15;
 
 /** One day in milliseconds. */
 export const DAY_MS = 86_400_000;
@@ -34,7 +33,13 @@ export function daysFromCivil(date: { year: number; month: number; day: number }
 
 /** Split epoch milliseconds into UTC calendar fields; throws `INVALID_SCHEDULE` outside the Date range. */
 export function toCivil(ms: number): CivilTime {
-  const instant = assertInstant(ms);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidSchedule,
+      detail: `${String(ms)} is not an instant: expected finite epoch milliseconds within ±8.64e15.`,
+    });
+  // Truncate like the ECMAScript TimeClip so fractional inputs format as Date would.
+  const instant = Math.trunc(ms) + 0;
   const days = Math.floor(instant / DAY_MS);
   const msOfDay = instant - days * DAY_MS;
   const shifted = days + 719_468;
@@ -80,15 +85,4 @@ export function pad(value: number, width: number): string {
 /** `HH:MM:SS` of a civil time. */
 export function clockPart(t: CivilTime): string {
   return `${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}`;
-}
-
-function assertInstant(ms: number): number {
-  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_INSTANT_MS) {
-    throw new VersionaryError({
-      code: ErrorCode.InvalidSchedule,
-      detail: `${String(ms)} is not an instant: expected finite epoch milliseconds within ±8.64e15.`,
-    });
-  }
-  // Truncate like the ECMAScript TimeClip so fractional inputs format as Date would.
-  return Math.trunc(ms) + 0;
 }

@@ -22,14 +22,8 @@ export function formatImfFixdate(ms: number): string {
 export function parseImfFixdate(text: string): number | undefined {
   const m = HTTP_DATE.exec(text);
   if (m === null) return undefined;
-  const [day, month, year, hour, minute, second] = [
-    Number(m[1]),
-    MONTHS.findIndex((name) => name.toLowerCase() === (m[2] ?? '').toLowerCase()) + 1,
-    Number(m[3]),
-    Number(m[4]),
-    Number(m[5]),
-    Number(m[6]),
-  ];
+  const month = MONTHS.findIndex((name) => name.toLowerCase() === (m[2] ?? '').toLowerCase()) + 1;
+  const [day, year, hour, minute, second] = [Number(m[1]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
   if (month === 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
   return daysFromCivil({ year, month, day }) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000;
 }

@@ -167,10 +167,7 @@ function fixedProblems(
   // `{allow}` is the route's (`allowOf` of its methods), in the header and the detail.
   registry.keyOf(methodNotAllowedProblem({ method: '{method}', allow: '{allow}' }), 'method-not-allowed');
   // A path no route of the version matches, where the version does not forward such paths.
-  registry.keyOf(
-    notServedProblem({ method: '{method}', path: '{path}', version: '{version}', allowed: [] }),
-    'not-documented',
-  );
+  registry.keyOf(notServedProblem({ path: '{path}', version: '{version}' }), 'not-documented');
   for (const { key, error } of o.access.credentials) registry.keyOf(error, key);
   registry.keyOf(upstreamProblem(false), 'upstream-unreachable');
   registry.keyOf(upstreamProblem(true), 'upstream-timeout');
