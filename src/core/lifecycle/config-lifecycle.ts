@@ -4,13 +4,14 @@ import { assertLifecycleConfig } from './check-lifecycle-config.ts';
 import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { parseElementDeprecations } from './element-config.ts';
 import type { ElementDeprecation } from './element-deprecation.ts';
-import { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
+import { undatedLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
 import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule.ts';
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 import type { PolicyWarning } from './policy-report.ts';
 import { checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
 import { lifecycleShapeErrors, type InstantInput, type LifecycleConfig } from './lifecycle-schema.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
+import { nextReplacement } from './replacement-rule.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
 export type {
@@ -160,10 +161,6 @@ export function createConfigLifecycle(
     })
     .sort((a, b) => a.releasedAt - b.releasedAt);
   const warnings = assertLifecycleConfig({ versions, audience: config.audience ?? 'public' });
-  const replacementOf = (name: string): string | undefined => {
-    const index = versions.findIndex((v) => v.name === name);
-    return versions[index]?.replacement ?? versions.slice(index + 1).find((v) => !v.schedule)?.name;
-  };
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
   const elements = parseElementDeprecations(config);
   return {
@@ -189,7 +186,7 @@ export function createConfigLifecycle(
           subject: `${e.method.toUpperCase()} ${e.path} in ${key.version}`,
         });
       }
-      const replacement = replacementOf(key.version);
+      const replacement = nextReplacement(versions, key.version);
       const fresh = evaluateVerdict({
         version: key.version,
         candidates,
@@ -203,14 +200,7 @@ export function createConfigLifecycle(
       return fresh.verdict;
     },
     listHeaders: () => versionListHeaders({ versions, clock }).headers,
-    document: () => {
-      const document = buildLifecycleDocument({ versions, clock, audience: config.audience ?? 'public' });
-      // A stand-in date only keeps the declared order: a client is never shown one.
-      return {
-        ...document,
-        versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)),
-      };
-    },
+    document: () => undatedLifecycleDocument({ versions, clock, audience: config.audience ?? 'public', undated }),
     versions: () => versions,
     // Checked whole by checkLifecycleConfigShape before this runs: no error is left to report.
     elements: () => elements,
