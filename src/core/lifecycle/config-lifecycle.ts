@@ -9,7 +9,7 @@ import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 import type { PolicyWarning } from './policy-report.ts';
 import { checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
-import { lifecycleShapeErrors, type InstantInput, type LifecycleConfig } from './lifecycle-schema.ts';
+import { lifecycleShapeErrors, type LifecycleConfig } from './lifecycle-schema.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
 import { nextReplacement } from './replacement-rule.ts';
 import { versionListHeaders } from './version-list-headers.ts';
@@ -127,15 +127,14 @@ export function createConfigLifecycle(
   const { config, clock, prefix } = options;
   const configured = config.versions ?? {};
   const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions });
-  const at = (value: InstantInput | undefined): number | undefined => instantMs(value);
   // `endpoints` is the former name of `endpointDeprecations` (both at once is refused by the rules).
   const endpoints = config.endpointDeprecations ?? config.endpoints ?? [];
   const migrationUrl = (name: string) => configured[name]?.migrationUrl ?? `${prefix}/versions`;
   const schedules = new Map<string, DeprecationSchedule>();
   for (const [name, v] of Object.entries(configured)) {
-    const sunsetAt = at(v.sunsetAt);
+    const sunsetAt = instantMs(v.sunsetAt);
     if (sunsetAt === undefined && v.removed !== true) continue;
-    const deprecatedAt = at(v.deprecatedAt) ?? sunsetAt ?? 0;
+    const deprecatedAt = instantMs(v.deprecatedAt) ?? sunsetAt ?? 0;
     schedules.set(name, {
       version: name,
       deprecatedAt,
@@ -144,7 +143,9 @@ export function createConfigLifecycle(
       reason: v.reason ?? 'planned',
     });
   }
-  const { releases } = orderReleases(names.map((name) => ({ name, releasedAt: at(configured[name]?.releasedAt) })));
+  const { releases } = orderReleases(
+    names.map((name) => ({ name, releasedAt: instantMs(configured[name]?.releasedAt) })),
+  );
   const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
   const versions: LifecycleVersion[] = releases
     .map(({ name, releasedAt }) => {
@@ -177,8 +178,8 @@ export function createConfigLifecycle(
         candidates.push({
           schedule: {
             version: key.version,
-            deprecatedAt: at(e.deprecatedAt)!,
-            sunsetAt: at(e.sunsetAt)!,
+            deprecatedAt: instantMs(e.deprecatedAt)!,
+            sunsetAt: instantMs(e.sunsetAt)!,
             removed: false,
             reason: 'planned',
           },
