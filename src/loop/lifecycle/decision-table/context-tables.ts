@@ -83,10 +83,7 @@ function keepCurrent(context: LifecycleContext, tables: DecisionTableSource): vo
 /** The lifecycle the API's steps read: the runtime's shared verdicts, and the per-client rules decided on the table. */
 export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   const tables = decisionTablesOf(context);
-  const perClient = {
-    decisionTable: tables,
-    clientElements: tableClientElements(tables, context.clock),
-  };
+  const perClient = { decisionTable: tables, clientElements: tableClientElements(tables, context.clock) };
   // The runtime's every other answer, as it is: only the per-client rules are the table's.
   return Object.assign(Object.create(context.runtime) as LifecycleSource, perClient);
 }
