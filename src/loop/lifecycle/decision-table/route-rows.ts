@@ -26,22 +26,19 @@ export async function routeRow(ctx: RouteRowContext, key: VerdictKey, gone?: () 
   const closings = await routeClosings(ctx, key);
   const deprecated = runtime.verdictAt(key, ctx.now).verdict.deprecated;
   const access = Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {};
-  if (gone === undefined)
-    return {
-      method: key.method,
-      template: key.path,
-      row: { segments, deprecated, ...access, ...(closings.length > 0 ? { closings } : {}) },
-      elements: await elementRows(ctx, key),
-      brownouts: brownoutRows(ctx, key, spared),
-    };
+  const closed = closings.length > 0 ? { closings } : {};
+  const route = { method: key.method, template: key.path };
+  if (gone === undefined) {
+    const row = { segments, deprecated, ...access, ...closed };
+    return { ...route, row, elements: await elementRows(ctx, key), brownouts: brownoutRows(ctx, key, spared) };
+  }
   const problem = gone();
   const refuse = (list: RuleSegment[]): RuleSegment[] =>
     list.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
   for (const own of Object.values(extendedAccess)) own.segments = refuse(own.segments);
   return {
-    method: key.method,
-    template: key.path,
-    row: { segments: refuse(segments), deprecated, ...(closings.length > 0 ? { closings } : {}), ...access },
+    ...route,
+    row: { segments: refuse(segments), deprecated, ...closed, ...access },
     elements: [],
     brownouts: [],
   };
