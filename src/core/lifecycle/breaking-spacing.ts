@@ -12,9 +12,7 @@ export function checkBreakingSpacing(versions: readonly LifecycleVersion[]): Pol
     .sort((a, b) => a.releasedAt - b.releasedAt);
   const warnings: PolicyWarning[] = [];
   for (let i = 1; i < breaking.length; i += 1) {
-    const previous = breaking[i - 1];
-    const current = breaking[i];
-    if (!previous || !current) continue;
+    const [previous, current] = [breaking[i - 1]!, breaking[i]!];
     const gap = current.releasedAt - previous.releasedAt;
     if (gap >= BREAKING_SPACING_MS) continue;
     warnings.push({

@@ -4,13 +4,14 @@ import { assertLifecycleConfig } from './check-lifecycle-config.ts';
 import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { parseElementDeprecations } from './element-config.ts';
 import type { ElementDeprecation } from './element-deprecation.ts';
-import { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
+import { undatedLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
 import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule.ts';
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 import type { PolicyWarning } from './policy-report.ts';
 import { checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
-import { lifecycleShapeErrors, type InstantInput, type LifecycleConfig } from './lifecycle-schema.ts';
+import { lifecycleShapeErrors, type LifecycleConfig } from './lifecycle-schema.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
+import { nextReplacement } from './replacement-rule.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
 export type {
@@ -126,15 +127,14 @@ export function createConfigLifecycle(
   const { config, clock, prefix } = options;
   const configured = config.versions ?? {};
   const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions });
-  const at = (value: InstantInput | undefined): number | undefined => instantMs(value);
   // `endpoints` is the former name of `endpointDeprecations` (both at once is refused by the rules).
   const endpoints = config.endpointDeprecations ?? config.endpoints ?? [];
   const migrationUrl = (name: string) => configured[name]?.migrationUrl ?? `${prefix}/versions`;
   const schedules = new Map<string, DeprecationSchedule>();
   for (const [name, v] of Object.entries(configured)) {
-    const sunsetAt = at(v.sunsetAt);
+    const sunsetAt = instantMs(v.sunsetAt);
     if (sunsetAt === undefined && v.removed !== true) continue;
-    const deprecatedAt = at(v.deprecatedAt) ?? sunsetAt ?? 0;
+    const deprecatedAt = instantMs(v.deprecatedAt) ?? sunsetAt ?? 0;
     schedules.set(name, {
       version: name,
       deprecatedAt,
@@ -143,7 +143,9 @@ export function createConfigLifecycle(
       reason: v.reason ?? 'planned',
     });
   }
-  const { releases } = orderReleases(names.map((name) => ({ name, releasedAt: at(configured[name]?.releasedAt) })));
+  const { releases } = orderReleases(
+    names.map((name) => ({ name, releasedAt: instantMs(configured[name]?.releasedAt) })),
+  );
   const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
   const versions: LifecycleVersion[] = releases
     .map(({ name, releasedAt }) => {
@@ -160,10 +162,6 @@ export function createConfigLifecycle(
     })
     .sort((a, b) => a.releasedAt - b.releasedAt);
   const warnings = assertLifecycleConfig({ versions, audience: config.audience ?? 'public' });
-  const replacementOf = (name: string): string | undefined => {
-    const index = versions.findIndex((v) => v.name === name);
-    return versions[index]?.replacement ?? versions.slice(index + 1).find((v) => !v.schedule)?.name;
-  };
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
   const elements = parseElementDeprecations(config);
   return {
@@ -180,8 +178,8 @@ export function createConfigLifecycle(
         candidates.push({
           schedule: {
             version: key.version,
-            deprecatedAt: at(e.deprecatedAt)!,
-            sunsetAt: at(e.sunsetAt)!,
+            deprecatedAt: instantMs(e.deprecatedAt)!,
+            sunsetAt: instantMs(e.sunsetAt)!,
             removed: false,
             reason: 'planned',
           },
@@ -189,7 +187,7 @@ export function createConfigLifecycle(
           subject: `${e.method.toUpperCase()} ${e.path} in ${key.version}`,
         });
       }
-      const replacement = replacementOf(key.version);
+      const replacement = nextReplacement(versions, key.version);
       const fresh = evaluateVerdict({
         version: key.version,
         candidates,
@@ -203,14 +201,7 @@ export function createConfigLifecycle(
       return fresh.verdict;
     },
     listHeaders: () => versionListHeaders({ versions, clock }).headers,
-    document: () => {
-      const document = buildLifecycleDocument({ versions, clock, audience: config.audience ?? 'public' });
-      // A stand-in date only keeps the declared order: a client is never shown one.
-      return {
-        ...document,
-        versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)),
-      };
-    },
+    document: () => undatedLifecycleDocument({ versions, clock, audience: config.audience ?? 'public', undated }),
     versions: () => versions,
     // Checked whole by checkLifecycleConfigShape before this runs: no error is left to report.
     elements: () => elements,

@@ -52,7 +52,5 @@ export function elementName(
 /** The replacement's own name, as a client reads it: `User.displayName`, or `GET /users?sort`. */
 export function replacementName(e: ElementDeprecation): string | undefined {
   if (e.replacement === undefined) return undefined;
-  return e.kind === 'field'
-    ? `${e.schema}.${e.replacement}`
-    : elementName({ kind: 'parameter', method: e.method, path: e.path, parameter: e.replacement });
+  return e.kind === 'field' ? `${e.schema}.${e.replacement}` : elementName({ ...e, parameter: e.replacement });
 }

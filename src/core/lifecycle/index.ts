@@ -17,7 +17,7 @@ export {
 } from './reschedule-deprecation.ts';
 export { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
 export { versionListHeaders } from './version-list-headers.ts';
-export { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
+export { buildLifecycleDocument, undatedLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
 export { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 export {
   deprecationDateKeys,
@@ -45,6 +45,7 @@ export {
   type VersionLifecycleConfig,
 } from './config-lifecycle.ts';
 export { replacementName, type ElementDeprecation } from './element-deprecation.ts';
+export { nextReplacement } from './replacement-rule.ts';
 export { checkElementDeprecations, parseElementDeprecations } from './element-config.ts';
 export { compileElementUses, looseQuery, type ElementUseCheck } from './element-uses.ts';
 export { fieldSchemas, servedSchemas, successSchemas } from './element-schemas.ts';

@@ -80,3 +80,12 @@ export function buildLifecycleDocument(options: BuildLifecycleDocumentOptions): 
     changesAt: changesAt === undefined ? null : formatIsoInstant(changesAt),
   };
 }
+
+/** {@link buildLifecycleDocument}, where a stand-in release date (`undated`) only keeps the declared order: a client is never shown one. */
+export function undatedLifecycleDocument(
+  options: BuildLifecycleDocumentOptions & { undated: ReadonlySet<string> },
+): LifecycleDocument {
+  const document = buildLifecycleDocument(options);
+  const versions = document.versions.map((v) => (options.undated.has(v.name) ? { ...v, releasedAt: null } : v));
+  return { ...document, versions };
+}

@@ -25,6 +25,12 @@ export function resolveReplacement(options: ReplacementOptions): string | undefi
   )?.name;
 }
 
+/** Where a version's clients are sent: its own `replacement`, else the next version released after it and not deprecated. */
+export function nextReplacement(versions: readonly LifecycleVersion[], name: string): string | undefined {
+  const index = versions.findIndex((v) => v.name === name);
+  return versions[index]?.replacement ?? versions.slice(index + 1).find((v) => !v.schedule)?.name;
+}
+
 /** Rule `version-known` (`VERSION_UNKNOWN`): only a published version can be deprecated. */
 export function checkVersionKnown(options: ReplacementOptions): VersionaryError | undefined {
   if (options.versions.some((v) => v.name === options.version)) return undefined;

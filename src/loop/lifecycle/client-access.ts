@@ -1,5 +1,5 @@
 import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
-import type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessStore, ExtendedAccessSubject } from '../../kernel/ports/index.ts';
 import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
 /** The active grants by subject, per instance: which keys have per-client rules, and each client's own date. */
@@ -14,7 +14,13 @@ export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore,
     /** At start, and on every change of the `extended-access` topic. */
     async load(): Promise<void> {
       if (!options.grants) return;
-      bySubject = indexGrants(await options.grants.list());
+      const index = new Map<string, Map<string, number>>();
+      for (const e of await options.grants.list()) {
+        const clients = index.get(subjectKey(e.subject)) ?? new Map<string, number>();
+        clients.set(e.clientId, Math.max(clients.get(e.clientId) ?? 0, e.until));
+        index.set(subjectKey(e.subject), clients);
+      }
+      bySubject = index;
       const text = JSON.stringify([...bySubject].map(([subject, clients]) => [subject, [...clients]]));
       if (text !== loaded) stamp++;
       loaded = text;
@@ -32,17 +38,6 @@ export function createClientAccess(options: { grants?: Pick<ExtendedAccessStore,
       return e.closedToNewClientsAt !== undefined && now >= e.closedToNewClientsAt;
     },
   };
-}
-
-function indexGrants(list: readonly ExtendedAccessGrant[]): Map<string, Map<string, number>> {
-  const index = new Map<string, Map<string, number>>();
-  for (const e of list) {
-    const subject = subjectKey(e.subject);
-    const clients = index.get(subject) ?? new Map<string, number>();
-    clients.set(e.clientId, Math.max(clients.get(e.clientId) ?? 0, e.until));
-    index.set(subject, clients);
-  }
-  return index;
 }
 
 const noGrants: ReadonlyMap<string, number> = new Map();

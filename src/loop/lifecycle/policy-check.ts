@@ -46,13 +46,12 @@ export function defaultSchedule(name: string, now: number): StoredSchedule {
 export function orderVersions(
   configured: Readonly<Record<string, Pick<VersionSettings, 'releasedAt'>>>,
   bundle: ReadonlyArray<{ name: string; releasedAt?: number | undefined }>,
-): { names: string[] } & ReturnType<typeof orderReleases> {
+): ReturnType<typeof orderReleases> {
   const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
   const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
-  const ordered = orderReleases(
+  return orderReleases(
     names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
   );
-  return { names, ...ordered };
 }
 
 /** Release instants the caller knows (none for a team's API or the gateway: the runtime keeps a stand-in). */

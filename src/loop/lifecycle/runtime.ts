@@ -5,7 +5,8 @@ import {
   createViolation,
   PolicyRule,
   toPolicyError,
-  buildLifecycleDocument,
+  nextReplacement,
+  undatedLifecycleDocument,
   checkDeprecationStatus,
   evaluateVerdict,
   versionListHeaders,
@@ -83,13 +84,6 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
   const warnings = assertLifecycleConfig({ versions: versions(), audience: settings.audience });
   const access = createClientAccess({ grants: options.grants });
   await access.load();
-  const replacementOf = (name: string): string | undefined => {
-    const all = versions();
-    const explicit = all.find((v) => v.name === name)?.replacement;
-    if (explicit) return explicit;
-    const index = all.findIndex((v) => v.name === name);
-    return all.slice(index + 1).find((v) => !v.schedule)?.name;
-  };
   /** Flag the version removed once its own sunset has passed, and persist that, so every instance agrees. */
   const flagIfSunsetPassed = (version: string) => {
     const own = schedules.get(version);
@@ -139,7 +133,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
         subject: `${e.method} ${e.path} in ${key.version}`,
       });
     }
-    const replacement = replacementOf(key.version);
+    const replacement = nextReplacement(versions(), key.version);
     const evaluated = evaluateVerdict({
       version: key.version,
       candidates,
@@ -210,14 +204,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
       list = { headers: headers as Record<string, string>, until: changesAt ?? Number.POSITIVE_INFINITY };
       return list.headers;
     },
-    document(): LifecycleDocument {
-      const document = buildLifecycleDocument({ versions: versions(), clock, audience: settings.audience });
-      // A stand-in date only keeps the declared order: a client is never shown one.
-      return {
-        ...document,
-        versions: document.versions.map((v) => (started.undated.has(v.name) ? { ...v, releasedAt: null } : v)),
-      };
-    },
+    document: (): LifecycleDocument =>
+      undatedLifecycleDocument({ versions: versions(), clock, audience: settings.audience, undated: started.undated }),
     versions,
     migrationUrl,
     endpointDeprecations: (): EndpointDeprecation[] => endpoints,
@@ -261,7 +249,12 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions) {
 async function startLifecycle(options: LifecycleRuntimeOptions) {
   const { settings, store, clock } = options;
   const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
-  await saveDefaultDeprecations(options, schedules);
+  const save = async (schedule: StoredSchedule) => {
+    await store.saveSchedule(schedule);
+    schedules.set(schedule.version, schedule);
+  };
+  for (const name of settings.versions ? [] : (options.defaultDeprecated ?? []))
+    if (!schedules.has(name)) await save(defaultSchedule(name, clock.now()));
   const configured = settings.versions ?? {};
   const { releases, problems } = orderVersions(configured, options.versions);
   const orderError = toPolicyError(
@@ -275,11 +268,9 @@ async function startLifecycle(options: LifecycleRuntimeOptions) {
   for (const [name, entry] of Object.entries(configured)) {
     const declared = configuredSchedule(name, entry, { now: clock.now(), stored: schedules.get(name) });
     if (!declared) continue;
-    const { save, conflict } = mergeConfigured({ entry, declared, stored: schedules.get(name) });
+    const { save: merged, conflict } = mergeConfigured({ entry, declared, stored: schedules.get(name) });
     if (conflict) conflicts.push(conflict);
-    if (!save) continue;
-    await store.saveSchedule(save);
-    schedules.set(name, save);
+    if (merged) await save(merged);
   }
   for (const e of settings.endpointDeprecations) {
     const stored = { ...e, deprecatedAt: e.deprecatedAt ?? clock.now(), migrationUrl: e.migrationUrl ?? null };
@@ -292,17 +283,4 @@ async function startLifecycle(options: LifecycleRuntimeOptions) {
     undated: new Set(releases.filter((r) => !r.declared).map((r) => r.name)),
     conflicts,
   };
-}
-
-async function saveDefaultDeprecations(
-  options: LifecycleRuntimeOptions,
-  schedules: Map<string, StoredSchedule>,
-): Promise<void> {
-  const { settings, store, clock } = options;
-  for (const name of settings.versions ? [] : (options.defaultDeprecated ?? [])) {
-    if (schedules.has(name)) continue;
-    const stored = defaultSchedule(name, clock.now());
-    await store.saveSchedule(stored);
-    schedules.set(name, stored);
-  }
 }

@@ -4,13 +4,13 @@ import type { ElementDeprecation } from '../../../core/lifecycle/index.ts';
 import {
   decisionTableFormat,
   type DecisionTable,
+  type DecisionTableSource,
   type ProblemRow,
   type RuleSegment,
 } from '../../../core/rulebook/index.ts';
 import { closedProblem } from '../../../core/rulebook/problems.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { tableClientElements } from './client-verdict.ts';
-import type { DecisionTables } from './context-tables.ts';
 
 const day = 86_400_000;
 const t0 = Date.UTC(2027, 0, 1);
@@ -78,7 +78,7 @@ const table: DecisionTable = {
 };
 let now = t0;
 const clock = { now: () => now };
-const tables: DecisionTables = { latest: () => table, current: async () => table, errorOf: (p) => errors.get(p) };
+const tables: DecisionTableSource = { latest: () => table, current: async () => table, errorOf: (p) => errors.get(p) };
 test('client elements: closed to new clients before the sunset, an own date past it', async () => {
   const nickname: ElementDeprecation = {
     kind: 'field',

@@ -83,7 +83,6 @@ export async function compileDecisionTable(
   };
   const access = sources.access?.() ?? noRefusals;
   fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name), access });
-  const { policies } = access;
   for (const { key, error } of access.rateLimited) registry.keyOf(error, key);
   const minimumVersions = minimumVersionRows(registry, {
     minimums: (await sources.minimumVersions?.list()) ?? {},
@@ -137,7 +136,7 @@ export async function compileDecisionTable(
     routes,
     ...(Object.keys(versionBrownouts).length > 0 ? { versionBrownouts } : {}),
     forwardUndocumented: [...(sources.forwardUndocumented ?? [])],
-    policies,
+    policies: access.policies,
     minimumVersions,
     problems: registry.problems,
   };

@@ -12,12 +12,10 @@ import type { LifecycleContext } from '../context.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
 import { ChangeTopic } from '../../../kernel/change-feed/publishing-storage.ts';
 
-export type DecisionTables = DecisionTableSource;
-
 // One table per app (per runtime); the notices part's brownouts come from the latest context that has them.
 const byRuntime = new WeakMap<LifecycleContext['runtime'], Entry>();
 
-export function decisionTablesOf(context: LifecycleContext): DecisionTables {
+export function decisionTablesOf(context: LifecycleContext): DecisionTableSource {
   return entryOf(context).tables;
 }
 
@@ -33,7 +31,7 @@ function entryOf(context: LifecycleContext): Entry {
 }
 
 interface Entry {
-  tables: DecisionTables;
+  tables: DecisionTableSource;
   brownouts?: () => Brownout[];
   access?: AccessRefusals;
 }
@@ -41,7 +39,7 @@ interface Entry {
 function createEntry(context: LifecycleContext): Entry {
   const { runtime, bundle, api, storage, recorder, config, clock } = context;
   const entry: Entry = {
-    tables: createDecisionTables(
+    tables: createDecisionTableSource(
       {
         runtime,
         bundle,
@@ -66,7 +64,7 @@ function createEntry(context: LifecycleContext): Entry {
 }
 
 /** Keep the table current so no request waits; a management call that may change state answers once it moved. */
-function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
+function keepCurrent(context: LifecycleContext, tables: DecisionTableSource): void {
   const compile = () => tables.current().then(undefined, () => undefined);
   // Compiled before the server listens: the first request finds it.
   context.app.addHook('onReady', async () => {
@@ -76,21 +74,16 @@ function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
   // A callback hook, not an async one: the API's calls pass it without a promise.
   // eslint-disable-next-line max-params -- Fastify's onSend signature
   context.app.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith(managementPrefix))
+    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith('/admin/'))
       return done(null, payload);
     void compile().then(() => done(null, payload));
   });
 }
 
-const managementPrefix = '/admin/';
-
 /** The lifecycle the API's steps read: the runtime's shared verdicts, and the per-client rules decided on the table. */
 export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   const tables = decisionTablesOf(context);
-  const perClient = {
-    decisionTable: tables,
-    clientElements: tableClientElements(tables, context.clock),
-  };
+  const perClient = { decisionTable: tables, clientElements: tableClientElements(tables, context.clock) };
   // The runtime's every other answer, as it is: only the per-client rules are the table's.
   return Object.assign(Object.create(context.runtime) as LifecycleSource, perClient);
 }
@@ -171,7 +164,7 @@ const textOf = (minimums: Readonly<Record<string, string>>) =>
  * Keep the compiled table until its inputs move (lifecycle, grants, brownouts, minimum versions, a
  * closing: `recompileAt`); whether it is current is found without I/O, so a request may ask.
  */
-function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
+function createDecisionTableSource(sources: DecisionTableSources, clock: Clock): DecisionTableSource {
   let compiled: { key: ReturnType<typeof keyNow>; table: DecisionTable } | undefined;
   let generation = 0;
   let running: Promise<DecisionTable> | undefined;

@@ -26,22 +26,19 @@ export async function routeRow(ctx: RouteRowContext, key: VerdictKey, gone?: () 
   const closings = await routeClosings(ctx, key);
   const deprecated = runtime.verdictAt(key, ctx.now).verdict.deprecated;
   const access = Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {};
-  if (gone === undefined)
-    return {
-      method: key.method,
-      template: key.path,
-      row: { segments, deprecated, ...access, ...(closings.length > 0 ? { closings } : {}) },
-      elements: await elementRows(ctx, key),
-      brownouts: brownoutRows(ctx, key, spared),
-    };
+  const closed = closings.length > 0 ? { closings } : {};
+  const route = { method: key.method, template: key.path };
+  if (gone === undefined) {
+    const row = { segments, deprecated, ...access, ...closed };
+    return { ...route, row, elements: await elementRows(ctx, key), brownouts: brownoutRows(ctx, key, spared) };
+  }
   const problem = gone();
   const refuse = (list: RuleSegment[]): RuleSegment[] =>
     list.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
   for (const own of Object.values(extendedAccess)) own.segments = refuse(own.segments);
   return {
-    method: key.method,
-    template: key.path,
-    row: { segments: refuse(segments), deprecated, ...(closings.length > 0 ? { closings } : {}), ...access },
+    ...route,
+    row: { segments: refuse(segments), deprecated, ...closed, ...access },
     elements: [],
     brownouts: [],
   };
@@ -63,20 +60,30 @@ async function routeClosings(ctx: RouteRowContext, key: VerdictKey): Promise<Clo
   const { runtime } = ctx;
   const found = closingsOf(runtime.scheduleOf(key.version), runtime.endpointDeprecations(), key);
   const replacement = runtime.verdictAt(key, ctx.now).verdict.replacement;
+  const guide = runtime.migrationUrl(key.version);
   return Promise.all(
-    found.map(async (c) => ({
-      at: c.at,
-      allowed: c.at <= ctx.now ? await ctx.allowed({ version: key.version, ...c }) : [],
-      problem: ctx.registry.keyOf(
-        closedProblem({
-          what: c.endpoint ? `${c.endpoint} in ${key.version}` : key.version,
-          at: c.at,
-          replacement,
-          guide: runtime.migrationUrl(key.version),
-        }),
+    found.map((c) =>
+      closing(
+        ctx,
+        { version: key.version, ...c },
+        { what: c.endpoint ? `${c.endpoint} in ${key.version}` : key.version, replacement, guide },
       ),
-    })),
+    ),
   );
+}
+
+/** A closing to new clients, with the clients allowed past it once it has taken effect, and its 403. */
+async function closing(
+  ctx: RouteRowContext,
+  subject: Parameters<RouteRowContext['allowed']>[0],
+  words: Omit<Parameters<typeof closedProblem>[0], 'at'>,
+): Promise<Closing> {
+  const { at } = subject;
+  return {
+    at,
+    allowed: at <= ctx.now ? await ctx.allowed(subject) : [],
+    problem: ctx.registry.keyOf(closedProblem({ ...words, at })),
+  };
 }
 
 /** Parameters of this operation, and fields of its version when the method carries a body. */
@@ -96,41 +103,25 @@ async function elementRows(ctx: RouteRowContext, key: VerdictKey): Promise<Eleme
   for (const e of elementsOf(ctx, key)) {
     const segments = elementSegments(ctx, { key, element: e });
     const extendedAccess: NonNullable<ElementRow['extendedAccess']> = {};
-    for (const [clientId, latest] of ctx.runtime.grantsOf({
-      kind: 'element',
-      version: e.version,
-      element: e.element,
-    })) {
+    const subject = { kind: 'element', version: e.version, element: e.element } as const;
+    for (const [clientId, latest] of ctx.runtime.grantsOf(subject)) {
       const until = cappedUntil(latest, e.extendedAccessUntil);
       if (until === undefined || until <= e.sunsetAt) continue;
       const own = clientRow(segments, elementSegments(ctx, { key, element: e, clientId, sunsetAt: until }), until);
       if (own) extendedAccess[clientId] = own;
     }
     const at = e.closedToNewClientsAt;
-    const closings: Closing[] =
-      at === undefined
-        ? []
-        : [
-            {
-              at,
-              allowed: at <= ctx.now ? await ctx.allowed({ version: e.version, element: e.element, at }) : [],
-              problem: ctx.registry.keyOf(
-                closedProblem({
-                  what: `${e.element} in ${e.version}`,
-                  at,
-                  replacement: replacementName(e),
-                  guide: e.migrationUrl ?? ctx.runtime.migrationUrl(e.version),
-                }),
-              ),
-            },
-          ];
+    const guide = e.migrationUrl ?? ctx.runtime.migrationUrl(e.version);
+    const words = { what: `${e.element} in ${e.version}`, replacement: replacementName(e), guide };
+    const closed =
+      at === undefined ? undefined : await closing(ctx, { version: e.version, element: e.element, at }, words);
     rows.push({
       name: e.element,
       kind: e.kind,
       ...(e.kind === 'parameter' ? { parameter: e.parameter.toLowerCase() } : { field: e.field }),
       segments,
       ...(Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {}),
-      ...(closings.length > 0 ? { closings } : {}),
+      ...(closed ? { closings: [closed] } : {}),
     });
   }
   return rows;

@@ -48,12 +48,7 @@ export function elementSegments(
       clock,
       style: runtime.headerStyle,
       guideOf,
-      current: {
-        deprecation: current.deprecation,
-        sunset: current.sunset,
-        link: current.link,
-        warning: current.warning,
-      },
+      current,
     });
     if ('removed' in answer)
       return { outcome: 'refuse', headers: current, problem: ctx.registry.keyOf(answer.removed), until: Infinity };

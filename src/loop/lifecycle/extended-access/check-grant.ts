@@ -58,17 +58,15 @@ function subjectOf(
     return undefined;
   }
   const version = body.endpoint?.version ?? body.version!;
-  let subject: ExtendedAccessSubject = { kind: 'version', version };
-  let name = version;
-  if (body.endpoint) {
-    const { path } = body.endpoint;
-    const method = body.endpoint.method.toUpperCase();
-    subject = { kind: 'endpoint', version, method, path };
-    name = `${method} ${path} in ${version}`;
-  } else if (body.element !== undefined) {
-    subject = { kind: 'element', version, element: body.element };
-    name = `${body.element} in ${version}`;
-  }
+  const subject: ExtendedAccessSubject = body.endpoint
+    ? { kind: 'endpoint', version, method: body.endpoint.method.toUpperCase(), path: body.endpoint.path }
+    : body.element !== undefined
+      ? { kind: 'element', version, element: body.element }
+      : { kind: 'version', version };
+  const name =
+    subject.kind === 'version'
+      ? version
+      : `${subject.kind === 'endpoint' ? `${subject.method} ${subject.path}` : subject.element} in ${version}`;
   const known =
     subject.kind === 'endpoint'
       ? endpointsOf(runtime.endpointDeprecations(), subject).length > 0
@@ -85,10 +83,7 @@ function subjectOf(
 
 /** The cap (`extendedAccessUntil`) of a subject, or undefined when none can be granted. */
 export function subjectCap(runtime: LifecycleRuntime, s: ExtendedAccessSubject): number | undefined {
-  if (s.kind === 'endpoint')
-    return runtime
-      .endpointDeprecations()
-      .find((e) => e.version === s.version && e.method === s.method && e.path === s.path)?.extendedAccessUntil;
+  if (s.kind === 'endpoint') return endpointsOf(runtime.endpointDeprecations(), s)[0]?.extendedAccessUntil;
   if (s.kind === 'element')
     return runtime.elements().find((e) => e.version === s.version && e.element === s.element)?.extendedAccessUntil;
   return runtime.scheduleOf(s.version)?.extendedAccessUntil;

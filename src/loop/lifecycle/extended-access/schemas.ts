@@ -31,8 +31,11 @@ const grantProperties = {
   revokedBy: nullable(Type.String({ maxLength: 300 }), 'Who revoked it.'),
 };
 export const grant = (description: string) => Type.Object(grantProperties, { description });
-const listOf = (item: TSchema, description: string) =>
-  Type.Object({ data: Type.Array(item, { maxItems: 100_000 }) }, { description });
+// A list's answers: its page, or a 400 for a bad query.
+const listed = (item: TSchema, description: string) => ({
+  200: Type.Object({ data: Type.Array(item, { maxItems: 100_000 }) }, { description }),
+  400: 'An invalid query parameter',
+});
 // The tag keeps the first release's name: its description is keyed by it.
 const tags = [earlierNames.tag];
 
@@ -79,10 +82,7 @@ const listExtendedAccessSchema = adminRoute({
     },
     { additionalProperties: false },
   ),
-  response: {
-    200: listOf(grant('A grant of extended access'), 'Grants, oldest first'),
-    400: 'An invalid query parameter',
-  },
+  response: listed(grant('A grant of extended access'), 'Grants, oldest first'),
 });
 
 /** `DELETE /admin/v1/extended-access-grants/{id}`. */
@@ -124,11 +124,6 @@ const extendedAccessRequest = (description: string) =>
     },
     { description },
   );
-const params = idParams('The request id (exr_…).');
-const conflict = {
-  404: 'No request with this id',
-  409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
-};
 
 /** `GET /admin/v1/extended-access-requests`. */
 const listRequestsSchema = adminRoute({
@@ -138,10 +133,7 @@ const listRequestsSchema = adminRoute({
   description:
     "Consumers' requests for extended access past a sunset, asked from the portal, oldest first; `status=pending` lists the ones waiting for a decision.",
   querystring: Type.Object({ status: Type.Optional(status) }, { additionalProperties: false }),
-  response: {
-    200: listOf(extendedAccessRequest('A request for extended access'), 'Requests, oldest first'),
-    400: 'An invalid query parameter',
-  },
+  response: listed(extendedAccessRequest('A request for extended access'), 'Requests, oldest first'),
 });
 
 /** `POST /admin/v1/extended-access-requests/{id}/decisions`. */
@@ -150,7 +142,7 @@ const decideRequestSchema = adminRoute({
   summary: 'Grant or decline a request for extended access',
   tags,
   description: `The owner's decision on a pending request. \`granted\` makes a grant as \`POST /admin/v1/extended-access-grants\` does (\`until\` in the future and no later than the cap; \`reason\` an optional note); \`declined\` needs a \`reason\`. Either way the client is told by its notice channels (\`${earlierNames.eventPrefix}.granted\`, \`${earlierNames.eventPrefix}.declined\`). A request is decided once: a second decision is a 409.`,
-  params,
+  params: idParams('The request id (exr_…).'),
   body: Type.Object(
     {
       decision: Type.Union([Type.Literal('granted'), Type.Literal('declined')], {
@@ -173,7 +165,8 @@ const decideRequestSchema = adminRoute({
       `Decided: the request with its status; \`${earlierNames.grantIdMember}\` names the grant a granted request made.`,
     ),
     400: 'The body is invalid, a grant without a date or a decline without a reason, or the date is past the cap or in the past',
-    ...conflict,
+    404: 'No request with this id',
+    409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
   },
 });
 

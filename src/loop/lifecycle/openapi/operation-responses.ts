@@ -83,17 +83,14 @@ function withHeaders(options: {
   for (const declared of op.responses[code]?.headers ?? []) set(declared.replace(/\?$/, ''), !declared.endsWith('?'));
   if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
     set('Idempotent-Replayed');
-  if (lifecycle.deprecated) {
-    // Every answer of a deprecated version or endpoint (`respond:public-lifecycle-headers`).
-    set('Deprecation', true);
-    set('Sunset', true);
+  // Required on every answer of a deprecated version or endpoint (`respond:public-lifecycle-headers`);
+  // for a deprecated field or parameter, sent only when the request uses it.
+  const { deprecated } = lifecycle;
+  if (deprecated || (lifecycle.elementsDeprecated && !beforeLifecycle.has(status))) {
+    set('Deprecation', deprecated);
+    set('Sunset', deprecated);
     set('Link');
-    set('Warning');
-  } else if (lifecycle.elementsDeprecated && !beforeLifecycle.has(status)) {
-    // Sent only when the request uses the deprecated field or parameter.
-    set('Deprecation');
-    set('Sunset');
-    set('Link');
+    if (deprecated) set('Warning');
   }
   return { ...options.response, headers };
 }
