@@ -56,7 +56,7 @@ type Pending<T> = T | Promise<T>;
 export function removedVersionOf(lifecycle: LifecycleSource): (name: string) => VersionaryError | undefined {
   return (name) =>
     lifecycle.versions?.().some((v) => v.name === name)
-      ? knownVerdict(lifecycle, { version: name, method: 'GET', path: '/' })?.removed
+      ? lifecycle.verdict({ version: name, method: 'GET', path: '/' }).removed
       : undefined;
 }
 
@@ -98,15 +98,8 @@ export function unroutedDecisionOf(
       if (client !== undefined) facts.principal = { client, roles: [] };
       const decision = decide(facts, table);
       if (decision.outcome === 'allow' || decision.rule === 'method') return null;
-      const error = tableRefusal(tables, decision);
-      const { code, detail, errors, extensions } = error;
-      return new VersionaryError({
-        code,
-        detail,
-        errors,
-        extensions,
-        headers: { ...decision.headers, ...error.headers },
-      });
+      const { code, detail, errors, extensions, headers } = tableRefusal(tables, decision);
+      return new VersionaryError({ code, detail, errors, extensions, headers: { ...decision.headers, ...headers } });
     });
 }
 
