@@ -157,13 +157,8 @@ function rulebookHook(
     if (decision.outcome === 'refuse' && decision.rule === 'method') return void call.reply.headers(decision.headers);
     // Nearly every call of a current version: nothing to send, count or note (measured: touching the
     // request's state and reply for nothing cost more than the decision itself).
-    if (
-      decision.outcome === 'allow' &&
-      !decision.deprecated &&
-      decision.rule === undefined &&
-      isEmpty(decision.headers)
-    )
-      return;
+    const quiet = decision.outcome === 'allow' && !decision.deprecated && decision.rule === undefined;
+    if (quiet && isEmpty(decision.headers)) return;
     apply({ call, table, client }, decision);
   };
   // Named: the pipeline lists it as the `lifecycle:rulebook` step.

@@ -49,10 +49,9 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   const lifecycle: LifecycleSource = isLifecycleSource(o.lifecycle)
     ? o.lifecycle
     : createConfigLifecycle({ config: o.lifecycle, clock, prefix, versions: bundle.versions.map((v) => v.name) });
-  if ('warnings' in lifecycle && Array.isArray(lifecycle.warnings)) {
+  if ('warnings' in lifecycle && Array.isArray(lifecycle.warnings))
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
-  }
   defaultSteps(app, pluginSteps, prefix);
   // In this order: without the loop's list, a phase's steps run in the order they are installed.
   provideSteps({ app, prefix }, [[negotiationKey, { prefix }]]);
