@@ -189,12 +189,7 @@ function linkIn(value: string, at: { from: string; to: string }): string {
  * target and the client's, a moved endpoint's instance being the client's path).
  */
 function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [string, string] }): Buffer | string {
-  let problem: unknown;
-  try {
-    problem = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return raw;
-  }
+  const problem = jsonOf(raw);
   const instance = (problem as { instance?: unknown } | null)?.instance;
   if (typeof instance !== 'string' || !instance.startsWith(`${at.from}/`)) return raw;
   const [upstream, client] = at.call.map((target) => target.split('?')[0]!);
@@ -310,12 +305,8 @@ function upBody(
     const detail = `Content-Encoding ${echo(at.encoding)} is not supported: send the body unencoded.`;
     return refuse(ErrorCode.UnsupportedMediaType, detail, { 'accept-encoding': 'identity' });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(at.body.toString('utf8'));
-  } catch {
-    return refuse(ErrorCode.MalformedRequest, 'The request body is not valid JSON.');
-  }
+  const parsed = jsonOf(at.body);
+  if (parsed === notJson) return refuse(ErrorCode.MalformedRequest, 'The request body is not valid JSON.');
   if (deeperThan(parsed, jsonDepthLimit))
     return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
   try {
@@ -355,12 +346,8 @@ function downBody(
 ): string | undefined {
   const { route, operation, schema } = at;
   const refuse = (why: string) => untranslatable(at, why);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(at.raw.toString('utf8'));
-  } catch {
-    return refuse('its body is not JSON');
-  }
+  const parsed = jsonOf(at.raw);
+  if (parsed === notJson) return refuse('its body is not JSON');
   if (deeperThan(parsed, jsonDepthLimit)) return refuse(`its body is nested deeper than ${jsonDepthLimit} levels`);
   const root = route.root;
   const violation = at.checks.of({ version: root, name: schema })(parsed);
@@ -421,6 +408,17 @@ function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, st
 
 /** Bodies a derived version translates nest at most this deep: the migrations recurse along the body. */
 const jsonDepthLimit = 128;
+
+const notJson = Symbol('not JSON');
+
+/** A body's JSON value, or {@link notJson} (whose `instance` is undefined too) when it does not parse. */
+function jsonOf(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return notJson;
+  }
+}
 
 /** Whether a parsed JSON value nests deeper than `limit`; it recurses at most `limit` levels. */
 function deeperThan(value: unknown, limit: number, depth = 1): boolean {
