@@ -82,8 +82,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
       reply.code(statusCode);
     } catch {
       // A status Node cannot send (above 599): the upstream's answer is not HTTP the client can read.
-      controller.abort(new Error(`The upstream answered status ${statusCode}.`));
-      return;
+      return controller.abort(new Error(`The upstream answered status ${statusCode}.`));
     }
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
     // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
