@@ -65,11 +65,7 @@ function registerVersion(app: FastifyInstance, scope: VersionScope): void {
 
 function registerMethodGuard(
   app: FastifyInstance,
-  options: {
-    url: string;
-    methods: string[];
-    steps: RequestStep[];
-  },
+  options: { url: string; methods: string[]; steps: RequestStep[] },
 ): void {
   const allow = allowOf(options.methods);
   const others = routedMethods(app).filter((m) => !options.methods.includes(m));
