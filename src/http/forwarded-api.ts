@@ -228,12 +228,7 @@ type CatchAll = ReturnType<typeof createCatchAll>;
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
 function createForwarder(
-  options: ForwardOptions & {
-    pool: Dispatcher;
-    host: string;
-    vendor: string;
-    derivedRoute?: DerivedVersionRoute | undefined;
-  },
+  options: ForwardOptions & { pool: Dispatcher; host: string; vendor: string; derivedRoute?: DerivedVersionRoute },
   routed: string,
 ): (request: FastifyRequest, reply: FastifyReply, operation?: OperationSpec) => void {
   const within = `${routed}/`;
