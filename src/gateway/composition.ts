@@ -68,16 +68,11 @@ export async function composeGateway(options: {
       'gateway.identify.jwt needs a key: set VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY or VERSIONARY_JWT_JWKS',
     );
   // Told with the documents' problems: the section names the versions even when a document could not be read.
-  if (errors.length > 0)
-    errors.push(
-      ...policyProblems({
-        config,
-        versions: settings.versions.map((v) => v.name),
-        prefix: settings.prefix,
-        ...gatewayReleases,
-      }),
-    );
-  if (errors.length > 0) throw configErrors(errors);
+  if (errors.length > 0) {
+    const versions = settings.versions.map((v) => v.name);
+    errors.push(...policyProblems({ config, versions, prefix: settings.prefix, ...gatewayReleases }));
+    throw configErrors(errors);
+  }
   const upstreams = settings.versions.filter((v) => 'upstream' in v);
   const derived = addDerivedVersions({
     versions: settings.versions,

@@ -45,10 +45,7 @@ function buildScope(prefix: string, management: string): ApiScope {
     versionOf,
     routeOf(pattern) {
       let known = routes.get(pattern);
-      if (known === undefined) {
-        known = splitRoute(pattern, prefix, versionOf(pattern)) ?? null;
-        routes.set(pattern, known);
-      }
+      if (known === undefined) routes.set(pattern, (known = splitRoute(pattern, prefix, versionOf(pattern)) ?? null));
       return known ?? undefined;
     },
   };

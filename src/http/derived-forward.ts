@@ -122,7 +122,7 @@ async function callUp(
   options: Parameters<typeof forwardDerived>[0] & { path: string; context: MigrationContext; required: boolean },
 ): Promise<{ headers: Headers; body: Buffer | undefined } | undefined> {
   const { request, reply, route, operation, required } = options;
-  let headers: Headers = { ...options.headers };
+  const headers: Headers = { ...options.headers };
   let body: Buffer | undefined;
   const source = request.body as Readable | undefined;
   // Bodies are translated as JSON text: the upstream is asked for them unencoded.
@@ -151,23 +151,15 @@ async function callUp(
     delete headers['transfer-encoding'];
   }
   const judged = await judgeConditions(options, options.path.split('?')[0]!, headers);
-  if (!judged) return undefined;
-  headers = judged;
-  return { headers, body };
+  return judged && { headers: judged, body };
 }
 
 /** The 400 problem of a call without the body its operation requires in the derived version's document. */
 function missingBody(reply: FastifyReply, route: DerivedVersionRoute, operation: OperationSpec): void {
   const name = operation.body ? `a ${operation.body}` : 'a body';
   const detail = `${route.self.name}'s ${operation.method} ${operation.path} requires a request body: send ${name} as ${(operation.bodyTypes ?? ['application/json']).join(' or ')}.`;
-  sendProblem(
-    reply,
-    new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail,
-      errors: [{ pointer: '/body', detail: 'is required' }],
-    }),
-  );
+  const errors = [{ pointer: '/body', detail: 'is required' }];
+  sendProblem(reply, new VersionaryError({ code: ErrorCode.ValidationFailed, detail, errors }));
 }
 
 /** The whole body, or undefined once it passes `limit` bytes. */
@@ -197,12 +189,7 @@ function linkIn(value: string, at: { from: string; to: string }): string {
  * target and the client's, a moved endpoint's instance being the client's path).
  */
 function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [string, string] }): Buffer | string {
-  let problem: unknown;
-  try {
-    problem = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return raw;
-  }
+  const problem = jsonOf(raw);
   const instance = (problem as { instance?: unknown } | null)?.instance;
   if (typeof instance !== 'string' || !instance.startsWith(`${at.from}/`)) return raw;
   const [upstream, client] = at.call.map((target) => target.split('?')[0]!);
@@ -238,14 +225,8 @@ async function judgeConditions(
     current.tag !== undefined && tags.some((t) => t === '*' || t === current.tag || (weak && t === `W/${current.tag}`));
   // If-Match compares strongly, If-None-Match weakly (RFC 9110, 13.1.1 and 13.1.2).
   if ((ifMatch && !matches(ifMatch, false)) || (ifNoneMatch && matches(ifNoneMatch, true))) {
-    sendProblem(
-      call.reply,
-      new VersionaryError({
-        code: ErrorCode.PreconditionFailed,
-        detail: `The ${ifMatch ? 'If-Match' : 'If-None-Match'} condition does not hold for the ${route.self.name} representation of this resource.`,
-      }),
-    );
-    return undefined;
+    const detail = `The ${ifMatch ? 'If-Match' : 'If-None-Match'} condition does not hold for the ${route.self.name} representation of this resource.`;
+    return void sendProblem(call.reply, new VersionaryError({ code: ErrorCode.PreconditionFailed, detail }));
   }
   const out: Headers = { ...headers };
   delete out['if-match'];
@@ -307,30 +288,25 @@ function upBody(
   },
 ): Buffer | undefined {
   const { reply, route, operation } = at;
-  const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
+  const refuse = (code: ErrorCode, detail: string, headers?: Record<string, string>) =>
+    void sendProblem(reply, new VersionaryError({ code, detail, headers }));
   // A media type the older version's document does not take for it is never passed on (a form,
   // text); one it takes that is not JSON (multipart) cannot be translated and goes up as it is.
   const bodyTypes = operation.bodyTypes ?? ['application/json'];
   const type = at.type.split(';')[0]!.trim().toLowerCase();
   if (!bodyTypes.includes(type)) {
     const detail = `${route.self.name}'s ${operation.method} ${operation.path} takes ${bodyTypes.join(' or ')}, not ${echo(type) || 'a body without Content-Type'}.`;
-    const headers: Record<string, string> =
-      operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : {};
-    return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
+    const patch = operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : undefined;
+    return refuse(ErrorCode.UnsupportedMediaType, detail, patch);
   }
   if (!jsonMediaType.test(type)) return at.body;
   const codings = at.encoding.split(',').map((c) => c.trim().toLowerCase());
   if (!codings.every((c) => c === 'identity' || c === '')) {
     const detail = `Content-Encoding ${echo(at.encoding)} is not supported: send the body unencoded.`;
-    const headers = { 'accept-encoding': 'identity' };
-    return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
+    return refuse(ErrorCode.UnsupportedMediaType, detail, { 'accept-encoding': 'identity' });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(at.body.toString('utf8'));
-  } catch {
-    return refuse(ErrorCode.MalformedRequest, 'The request body is not valid JSON.');
-  }
+  const parsed = jsonOf(at.body);
+  if (parsed === notJson) return refuse(ErrorCode.MalformedRequest, 'The request body is not valid JSON.');
   if (deeperThan(parsed, jsonDepthLimit))
     return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
   try {
@@ -370,12 +346,8 @@ function downBody(
 ): string | undefined {
   const { route, operation, schema } = at;
   const refuse = (why: string) => untranslatable(at, why);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(at.raw.toString('utf8'));
-  } catch {
-    return refuse('its body is not JSON');
-  }
+  const parsed = jsonOf(at.raw);
+  if (parsed === notJson) return refuse('its body is not JSON');
   if (deeperThan(parsed, jsonDepthLimit)) return refuse(`its body is nested deeper than ${jsonDepthLimit} levels`);
   const root = route.root;
   const violation = at.checks.of({ version: root, name: schema })(parsed);
@@ -411,22 +383,15 @@ function placeOf(body: unknown, pointer: string): string {
 /** A migration that throws: the gateway's own 500, logged with the operation and the step. */
 function ownFailure({ reply, operation }: DerivedCall, step: string, error: unknown): undefined {
   const logged = logFailure(reply.request, error, `${step} failed for ${operation.method} ${operation.path}`);
-  sendProblem(reply, internalError({ logged }));
-  return undefined;
+  return void sendProblem(reply, internalError({ logged }));
 }
 
 /** The 502 problem of an answer the derived version cannot be given, with one log line saying why. */
 function untranslatable({ reply, route, operation: op }: DerivedCall, why: string): undefined {
   const operation = `${op.method} ${op.path}`;
   reply.request.log.error({ operation, why }, 'upstream answer not translatable to the derived version');
-  sendProblem(
-    reply,
-    new VersionaryError({
-      code: ErrorCode.UpstreamUntranslatable,
-      detail: `The upstream's answer to ${operation} cannot be translated to ${route.self.name}: ${why}.`,
-    }),
-  );
-  return undefined;
+  const detail = `The upstream's answer to ${operation} cannot be translated to ${route.self.name}: ${why}.`;
+  return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UpstreamUntranslatable, detail }));
 }
 
 /** What the translation of a call's bodies and its failures read of it. */
@@ -444,15 +409,20 @@ function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, st
 /** Bodies a derived version translates nest at most this deep: the migrations recurse along the body. */
 const jsonDepthLimit = 128;
 
+const notJson = Symbol('not JSON');
+
+/** A body's JSON value, or {@link notJson} (whose `instance` is undefined too) when it does not parse. */
+function jsonOf(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return notJson;
+  }
+}
+
 /** Whether a parsed JSON value nests deeper than `limit`; it recurses at most `limit` levels. */
 function deeperThan(value: unknown, limit: number, depth = 1): boolean {
   if (value === null || typeof value !== 'object') return false;
-  if (depth > limit) return true;
-  if (Array.isArray(value)) {
-    for (const element of value) if (deeperThan(element, limit, depth + 1)) return true;
-    return false;
-  }
   // A parsed value's members are all its own (JSON.parse makes `__proto__` one, too).
-  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) return true;
-  return false;
+  return depth > limit || Object.values(value).some((member) => deeperThan(member, limit, depth + 1));
 }

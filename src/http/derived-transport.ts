@@ -36,12 +36,7 @@ export function headersUp(endpoint: EndpointSource, headers: Headers): Headers {
   const renames = endpoint.steps.flatMap((s) => s.requestHeaders);
   if (renames.length === 0) return headers;
   const out: Headers = { ...headers };
-  for (const rename of renames) {
-    const [name, previousName] = [rename.name.toLowerCase(), rename.previousName.toLowerCase()];
-    if (out[previousName] === undefined) continue;
-    out[name] = out[previousName];
-    delete out[previousName];
-  }
+  for (const rename of renames) moveHeader(out, rename.previousName.toLowerCase(), rename.name.toLowerCase());
   return out;
 }
 
@@ -56,12 +51,15 @@ export function statusDown(endpoint: EndpointSource, status: number): number {
 /** The upstream's response headers renamed, in place, as the derived version names them. */
 export function headersDown(endpoint: EndpointSource, headers: Headers): void {
   for (let i = endpoint.steps.length - 1; i >= 0; i--)
-    for (const rename of endpoint.steps[i]!.responseHeaders) {
-      const [name, previousName] = [rename.name.toLowerCase(), rename.previousName.toLowerCase()];
-      if (headers[name] === undefined) continue;
-      headers[previousName] = headers[name];
-      delete headers[name];
-    }
+    for (const rename of endpoint.steps[i]!.responseHeaders)
+      moveHeader(headers, rename.name.toLowerCase(), rename.previousName.toLowerCase());
+}
+
+/** A header renamed in place, when it is there. */
+function moveHeader(headers: Headers, from: string, to: string): void {
+  if (headers[from] === undefined) return;
+  headers[to] = headers[from];
+  delete headers[from];
 }
 
 /** What migrations are told of a derived version's call (see `MigrationContext`); `target` is below the version base. */

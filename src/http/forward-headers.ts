@@ -158,10 +158,8 @@ export function setResponseHeaders(upstream: Headers, reply: FastifyReply): void
     const theirs = upstream[name];
     if (theirs === undefined || named?.has(name)) continue;
     const kind = responseKinds.get(name);
-    if (kind === undefined) reply.header(name, theirs);
-    else if (kind === 'ours') {
-      if (!reply.hasHeader(name)) reply.header(name, theirs);
-    } else if (kind === 'joined') {
+    if (kind === undefined || (kind === 'ours' && !reply.hasHeader(name))) reply.header(name, theirs);
+    else if (kind === 'joined') {
       const mine = reply.getHeader(name);
       reply.header(name, mine === undefined ? theirs : `${String(theirs)}, ${String(mine)}`);
     }

@@ -86,7 +86,6 @@ function registerVersionRoutes(
 ): void {
   const { version } = options;
   const base = `${options.prefix}/${version.name}`;
-  const supported = options.bundle.versions.map((v) => v.name);
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of version.operations)
     // The version's document is the gateway's own answer (the upstream's with the lifecycle's marks): an
@@ -115,7 +114,7 @@ function registerVersionRoutes(
   // One scope for the version's routes: they share what negotiation has read.
   const stepsScope = {
     version,
-    supported,
+    supported: options.bundle.versions.map((v) => v.name),
     vendor: options.vendor,
     hooks: options.onVersionedRequest,
     onOperationCall: options.onOperationCall,
@@ -229,12 +228,7 @@ type CatchAll = ReturnType<typeof createCatchAll>;
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
 function createForwarder(
-  options: ForwardOptions & {
-    pool: Dispatcher;
-    host: string;
-    vendor: string;
-    derivedRoute?: DerivedVersionRoute | undefined;
-  },
+  options: ForwardOptions & { pool: Dispatcher; host: string; vendor: string; derivedRoute?: DerivedVersionRoute },
   routed: string,
 ): (request: FastifyRequest, reply: FastifyReply, operation?: OperationSpec) => void {
   const within = `${routed}/`;

@@ -21,7 +21,7 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
       parse(request, text, (error, value) => {
         if (error) return done(poisonedMember(text) ?? error, undefined);
         const pointer = findNul(value, '/body');
-        if (pointer !== undefined) {
+        if (pointer !== undefined)
           return done(
             new VersionaryError({
               code: ErrorCode.ValidationFailed,
@@ -30,7 +30,6 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
             }),
             undefined,
           );
-        }
         done(null, value);
       });
     } catch (error) {

@@ -46,6 +46,9 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** The events after which nothing more of the body comes. */
+const ends = ['end', 'close', 'error'] as const;
+
 /** Read and discard the rest of the body, within the bounds; never rejects. */
 function drain(req: IncomingMessage, bounds: { lingerMs: number; lingerBytes: number; silenceMs: number }) {
   return new Promise<void>((resolve) => {
@@ -62,15 +65,11 @@ function drain(req: IncomingMessage, bounds: { lingerMs: number; lingerBytes: nu
       clearTimeout(silence);
       clearTimeout(deadline);
       req.off('data', onData);
-      req.off('end', finish);
-      req.off('close', finish);
-      req.off('error', finish);
+      for (const event of ends) req.off(event, finish);
       resolve();
     }
     req.on('data', onData);
-    req.once('end', finish);
-    req.once('close', finish);
-    req.once('error', finish);
+    for (const event of ends) req.once(event, finish);
     req.resume();
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses } from '../core/lifecycle/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
@@ -33,18 +33,12 @@ export function registerOperation(
     },
     // The route's own: whatever the app's `ajv` options, the body is held to the document.
     validatorCompiler: scope.validatorCompiler,
-    config: routeSteps([...versionSteps(scope, operation), ...inputSteps(scope, operation)]),
+    config: routeSteps([
+      ...versionRouteSteps(scope, { operationOf: () => operation }),
+      ...inputSteps(scope, operation),
+    ]),
     handler: createOperationHandler(scope, operation),
   });
-}
-
-/** The version and lifecycle steps of one operation's route and of its path's other methods. */
-export function versionSteps(
-  scope: VersionScope,
-  operation: OperationSpec,
-  asCalled: (request: FastifyRequest) => OperationSpec = () => operation,
-): RequestStep[] {
-  return versionRouteSteps(scope, { operationOf: () => operation, calledOf: asCalled });
 }
 
 /** The query's integers, the deprecated elements used, and the body's media type, each only where it applies. */

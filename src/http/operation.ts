@@ -31,13 +31,12 @@ export function defineHandlers(
   const [source, handlers] = args;
   const head = 'head' in source ? source.head : source;
   const { missing, unknown } = handlerCoverage(head, handlers as unknown as Record<string, unknown>);
-  if (missing.length > 0 || unknown.length > 0) {
-    const problems = [
-      ...(missing.length > 0 ? [`no handler for operation(s): ${missing.join(', ')}`] : []),
-      ...(unknown.length > 0 ? [`handlers for operation(s) the head does not declare: ${unknown.join(', ')}`] : []),
-    ];
+  const problems = [
+    ...(missing.length > 0 ? [`no handler for operation(s): ${missing.join(', ')}`] : []),
+    ...(unknown.length > 0 ? [`handlers for operation(s) the head does not declare: ${unknown.join(', ')}`] : []),
+  ];
+  if (problems.length > 0)
     throw new VersionaryError({ code: ErrorCode.InvalidDefinition, detail: `defineHandlers: ${problems.join('; ')}.` });
-  }
   // The plugin calls each handler with the context its operation was typed for.
   return handlers as unknown as Record<string, OperationHandler>;
 }

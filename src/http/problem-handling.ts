@@ -10,7 +10,7 @@ import {
 import type { VersionBundle } from '../core/versions/index.ts';
 import { methodsAt } from '../core/rulebook/route-index.ts';
 import { createApiScope, versionDocumentPath, type ApiScope } from './api-scope.ts';
-import type { UnroutedKey } from './removed-gate.ts';
+import type { unroutedDecisionOf } from './removed-gate.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { stateOf } from './pipeline/request-state.ts';
@@ -26,12 +26,7 @@ export interface ProblemHandlingOptions {
    * Core's `decide` on a path with no route, with its caller (`unroutedDecisionOf`): its refusal,
    * `null` when nothing refuses but the method, `undefined` when the table cannot say.
    */
-  decided?:
-    | ((
-        request: FastifyRequest,
-        key: UnroutedKey,
-      ) => Promise<VersionaryError | null | undefined> | VersionaryError | null | undefined)
-    | undefined;
+  decided?: ReturnType<typeof unroutedDecisionOf>;
   /** Answer the paths with no route too (default true); `false` leaves them to the app's handler. */
   notFound?: boolean;
   /** Whether a version forwards undocumented paths; any other version's is a 404 whatever the method. */

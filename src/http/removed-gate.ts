@@ -16,15 +16,6 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
-/** The one place that decides whether a version or endpoint is removed (`undefined`: version unknown). */
-function knownVerdict(
-  lifecycle: LifecycleSource,
-  key: { version: string; method: string; path: string },
-): LifecycleVerdict | undefined {
-  if (lifecycle.versions && !lifecycle.versions().some((v) => v.name === key.version)) return undefined;
-  return lifecycle.verdict(key);
-}
-
 /** The verdict the removed gate asked for this request's endpoint, if it did. */
 export function judgedVerdict(request: FastifyRequest, key: { method: string; path: string }) {
   const judged = stateOf(request).verdict;
@@ -56,7 +47,7 @@ type Pending<T> = T | Promise<T>;
 export function removedVersionOf(lifecycle: LifecycleSource): (name: string) => VersionaryError | undefined {
   return (name) =>
     lifecycle.versions?.().some((v) => v.name === name)
-      ? knownVerdict(lifecycle, { version: name, method: 'GET', path: '/' })?.removed
+      ? lifecycle.verdict({ version: name, method: 'GET', path: '/' }).removed
       : undefined;
 }
 
@@ -98,15 +89,8 @@ export function unroutedDecisionOf(
       if (client !== undefined) facts.principal = { client, roles: [] };
       const decision = decide(facts, table);
       if (decision.outcome === 'allow' || decision.rule === 'method') return null;
-      const error = tableRefusal(tables, decision);
-      const { code, detail, errors, extensions } = error;
-      return new VersionaryError({
-        code,
-        detail,
-        errors,
-        extensions,
-        headers: { ...decision.headers, ...error.headers },
-      });
+      const { code, detail, errors, extensions, headers } = tableRefusal(tables, decision);
+      return new VersionaryError({ code, detail, errors, extensions, headers: { ...decision.headers, ...headers } });
     });
 }
 
@@ -174,8 +158,9 @@ function verdictAnswer(lifecycle: LifecycleSource, request: FastifyRequest, key:
   // The removed gate's verdict when it asked it; an answer refused before the gate asks here.
   let verdict = judgedVerdict(request, key);
   if (!verdict) {
-    verdict = knownVerdict(lifecycle, key);
-    if (!verdict) return undefined;
+    // A version the lifecycle does not know has no verdict.
+    if (lifecycle.versions && !lifecycle.versions().some((v) => v.name === key.version)) return undefined;
+    verdict = lifecycle.verdict(key);
     // Kept for the lifecycle step of the same request: the verdict is asked once.
     stateOf(request).verdict = { method: key.method, path: key.path, verdict };
   }

@@ -82,8 +82,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
       reply.code(statusCode);
     } catch {
       // A status Node cannot send (above 599): the upstream's answer is not HTTP the client can read.
-      controller.abort(new Error(`The upstream answered status ${statusCode}.`));
-      return;
+      return controller.abort(new Error(`The upstream answered status ${statusCode}.`));
     }
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
     // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
@@ -155,7 +154,7 @@ export function callWhole(
     let headers: Headers = {};
     const chunks: Buffer[] = [];
     let size = 0;
-    let settled = false;
+    // A promise settles once, and undici's abort acts once: an end or error after `tooLarge` changes nothing.
     const handler: Dispatcher.DispatchHandler = {
       // Its presence tells undici this handler speaks its controller API (onResponse*).
       onRequestStart() {},
@@ -166,22 +165,14 @@ export function callWhole(
       onResponseData(controller, chunk) {
         size += chunk.length;
         if (size > options.limit) {
-          settled = true;
           resolve({ tooLarge: true });
           return controller.abort(new Error('The answer is over the limit.'));
         }
         chunks.push(chunk);
       },
-      onResponseEnd() {
-        if (settled) return;
-        settled = true;
-        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-      },
-      onResponseError(_controller, error) {
-        if (settled) return;
-        settled = true;
-        reject(error);
-      },
+      onResponseEnd: () =>
+        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }),
+      onResponseError: (_controller, error) => reject(error),
     };
     const { method, path, body } = options;
     pool.dispatch({ method, path, headers: options.headers as Record<string, string>, body }, handler);

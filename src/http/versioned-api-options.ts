@@ -17,10 +17,7 @@ export interface VersionedApiOptions {
   clientIdOf?: (request: FastifyRequest) => string;
   validateResponses?: boolean;
   /** Deprecated fields and query parameters: `onUse` hears each request that uses one, and may throw to refuse it. */
-  elementUses?: {
-    elements: readonly ElementDeprecation[];
-    onUse: (options: ElementUseEvent) => void | Promise<void>;
-  };
+  elementUses?: { elements: readonly ElementDeprecation[]; onUse: (options: ElementUseEvent) => void | Promise<void> };
 }
 
 export type ElementUseEvent = Parameters<VersionedRequestHook>[0] & { used: readonly ElementDeprecation[] };

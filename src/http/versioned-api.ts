@@ -3,8 +3,9 @@ import { allowOf, methodNotAllowedProblem } from '../core/rulebook/problems.ts';
 import { handlerCoverage } from './handler-coverage.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { registerOperation, versionSteps } from './operation-route.ts';
+import { registerOperation } from './operation-route.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
+import { versionRouteSteps } from './route-steps.ts';
 import { createRequestValidatorCompiler } from './request-validator.ts';
 import { createResponseChecks } from './response-check.ts';
 import type { VersionedApiOptions } from './versioned-api-options.ts';
@@ -54,21 +55,17 @@ function registerVersion(app: FastifyInstance, scope: VersionScope): void {
   for (const [url, methods] of methodsByPath) {
     const operation = firstOperation.get(url)!;
     // The version's hooks run here too, so a removed version refuses OPTIONS and other methods alike.
-    const steps = versionSteps(scope, operation, (request) => ({
-      ...operation,
-      method: request.method as OperationSpec['method'],
-    })).filter((step) => step.phase === 'lifecycle');
+    const steps = versionRouteSteps(scope, {
+      operationOf: () => operation,
+      calledOf: (request) => ({ ...operation, method: request.method as OperationSpec['method'] }),
+    }).filter((step) => step.phase === 'lifecycle');
     registerMethodGuard(app, { url, methods, steps });
   }
 }
 
 function registerMethodGuard(
   app: FastifyInstance,
-  options: {
-    url: string;
-    methods: string[];
-    steps: RequestStep[];
-  },
+  options: { url: string; methods: string[]; steps: RequestStep[] },
 ): void {
   const allow = allowOf(options.methods);
   const others = routedMethods(app).filter((m) => !options.methods.includes(m));

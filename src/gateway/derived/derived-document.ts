@@ -5,6 +5,7 @@ import {
   type ApiVersion,
   type EndpointSource,
 } from '../../core/versions/index.ts';
+import { decoded } from '../../http/derived-transport.ts';
 import { belowBase } from './root-document.ts';
 
 /**
@@ -130,13 +131,8 @@ function withoutUnused(doc: Json): Json {
 
 /** A component's name from its reference's last token (percent-encoded in a URI, `~1` and `~0` escaped). */
 function nameOf(token: string): string {
-  let text = token;
-  try {
-    text = decodeURIComponent(token);
-  } catch {
-    // Not percent-encoded after all: read as written.
-  }
-  return text.replace(/~1/g, '/').replace(/~0/g, '~');
+  // Not percent-encoded after all: read as written.
+  return (decoded(token, false) ?? token).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** An endpoint a newer version removed, as the older version documents it: answered 410. */

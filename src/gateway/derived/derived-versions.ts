@@ -81,17 +81,13 @@ export function addDerivedVersions(options: {
     }
     const rootGroup = group.get(root.name)!;
     const rootBase = `${options.prefix}/${root.name}`;
-    const facts = rootDocumentFacts(options.documents[root.name] ?? {}, rootBase);
+    const rootDocument = options.documents[root.name] ?? {};
+    const facts = rootDocumentFacts(rootDocument, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       const endpoints = endpointsOf(group.versions, self);
       added.push({ ...self, ...removedOf(endpoints) });
       const walk = createMemberWalk(self.schemas);
-      options.documents[self.name] = derivedDocument({
-        root: options.documents[root.name] ?? {},
-        rootBase,
-        version: self,
-        endpoints,
-      });
+      options.documents[self.name] = derivedDocument({ root: rootDocument, rootBase, version: self, endpoints });
       routes[self.name] = {
         root: rootGroup,
         self,
@@ -159,9 +155,7 @@ function derivedFrom(at: { chain: string[]; changesOf: Map<string, ListedChanges
 /** An instruction in a few words: its op and what it names (`field-added User.email`). */
 function instructionWords(step: Instruction): string {
   if (!('schema' in step)) return step.method ? `${step.op} ${step.method} ${step.path}` : `${step.op} ${step.name}`;
-  return 'field' in step && step.field !== undefined
-    ? `${step.op} ${step.schema}.${step.field}`
-    : `${step.op} ${step.schema}`;
+  return `${step.op} ${step.schema}${'field' in step && step.field !== undefined ? `.${step.field}` : ''}`;
 }
 
 /** Each chain of derived versions, oldest first, ending with the version that has the upstream. */

@@ -131,8 +131,7 @@ export function createOldParameterCheck(
       const match = check.pattern.exec(at.path);
       const values: Record<string, unknown> = {};
       check.names.forEach((name, i) => {
-        const raw = match?.[i + 1] ?? '';
-        values[name] = typed(decoded(raw, false), check.paramSchemas[name], version.schemas);
+        values[name] = typed(decoded(match?.[i + 1] ?? '', false), check.paramSchemas[name], version.schemas);
       });
       if (!check.params(values)) {
         const invalid = fromFrameworkError({ validation: check.params.errors, validationContext: 'path' });
@@ -168,14 +167,10 @@ function readQuery(
     if (name === undefined || value === undefined) return undefined;
     const schema = schemas[name];
     const listed = Object.hasOwn(out, name) || (schema !== undefined && typesOf(schema, components).has('array'));
-    if (!listed) {
-      out[name] = typed(value, schema, components);
-      continue;
-    }
     const before = out[name];
     const list = Array.isArray(before) ? before : before === undefined ? [] : [before];
     const items = (schema?.items ?? undefined) as JsonSchema | undefined;
-    out[name] = [...list, typed(value, items, components)];
+    out[name] = listed ? [...list, typed(value, items, components)] : typed(value, schema, components);
   }
   return out;
 }

@@ -37,10 +37,7 @@ export function nginxControlPlane(options: {
   onPusher?: (pusher: TablePusher) => void;
   /** Told of each usage batch recorded (tests read the calls nginx counted). */
   onUsage?: (batch: UsageBatch) => void;
-}): {
-  refuse: () => VersionaryError;
-  install: (context: LifecycleContext) => void;
-} {
+}): { refuse: () => VersionaryError; install: (context: LifecycleContext) => void } {
   refuseDerivedVersions(options.config);
   return {
     refuse: () =>

@@ -70,10 +70,7 @@ export function createTablePusher(
       method: 'PUT',
       path: '/table',
       body,
-      headers: {
-        'x-versionary-now': String(now),
-        ...(fixed ? { 'x-versionary-clock': 'fixed' } : {}),
-      },
+      headers: { 'x-versionary-now': String(now), ...(fixed ? { 'x-versionary-clock': 'fixed' } : {}) },
     });
     if (status === 200) pushed = { generation: current.generation, skew, digest: sha256(body) };
     else if (status !== undefined) app.log.error({ status }, 'nginx refused the decision table');

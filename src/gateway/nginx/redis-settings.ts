@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { ServiceConfig } from '../../loop/settings.ts';
@@ -59,9 +59,6 @@ export function redisPasswordFileOf(out: string): string {
  */
 export function writeRedisPassword(out: string, redis: NginxRedis | undefined): void {
   const file = redisPasswordFileOf(out);
-  if (redis?.password === undefined) {
-    if (existsSync(file)) rmSync(file);
-    return;
-  }
-  writeFileSync(file, `${redis.password}\n`, { mode: 0o600 });
+  if (redis?.password === undefined) rmSync(file, { force: true });
+  else writeFileSync(file, `${redis.password}\n`, { mode: 0o600 });
 }

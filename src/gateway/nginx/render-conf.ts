@@ -121,12 +121,10 @@ export function renderServerConf(o: NginxConfOptions): string {
   const trio = o.forwardedHeaders !== 'forwarded';
   const rfc = o.forwardedHeaders !== 'x-forwarded';
   const forwarded = [
-    trio ? 'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;' : 'proxy_set_header X-Forwarded-For "";',
+    `proxy_set_header X-Forwarded-For ${trio ? '$proxy_add_x_forwarded_for' : '""'};`,
     `proxy_set_header X-Forwarded-Proto ${trio ? '$scheme' : '""'};`,
     `proxy_set_header X-Forwarded-Host ${trio ? '$http_host' : '""'};`,
-    rfc
-      ? 'proxy_set_header Forwarded "for=$remote_addr;proto=$scheme;host=\\"$http_host\\"";'
-      : 'proxy_set_header Forwarded "";',
+    `proxy_set_header Forwarded ${rfc ? '"for=$remote_addr;proto=$scheme;host=\\"$http_host\\""' : '""'};`,
     // The method and path overrides some frameworks honour: never sent on (the gateway's very list).
     ...pathOverrides.map((name) => `proxy_set_header ${name} "";`),
     'proxy_http_version 1.1;',

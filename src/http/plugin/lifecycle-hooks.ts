@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { VersionaryError } from '../../core/errors/index.ts';
 import { rowOf, tableRefusal } from '../public-decision.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../../core/lifecycle/index.ts';
@@ -52,13 +52,7 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
 /** Record a deprecated call and send its headers; a removed one (past the client's own date too) is refused. */
 function applyVerdict(
   o: ResolvedPluginOptions,
-  c: {
-    request: FastifyRequest;
-    reply: FastifyReply;
-    key: { version: string; method: string; path: string };
-    verdict: LifecycleVerdict;
-    shared: LifecycleVerdict;
-  },
+  c: Pick<Call, 'request' | 'reply'> & { key: VerdictKey; verdict: LifecycleVerdict; shared: LifecycleVerdict },
 ): void {
   const { request, reply, key, verdict } = c;
   const state = stateOf(request);
@@ -95,14 +89,14 @@ function liveLifecycleHook(
     const pipeline = requestPipeline(app, o.prefix);
     lifecycle.onChange(() => pipeline.invalidate());
   }
-  return Object.assign(hook, {
-    appliesTo: (key: { version: string; method: string; path: string }) => !unscheduled(key),
-  });
+  return Object.assign(hook, { appliesTo: (key: VerdictKey) => !unscheduled(key) });
 }
 
 const noRoles: readonly string[] = Object.freeze([]);
 
 type Call = Parameters<VersionedRequestHook>[0];
+
+type VerdictKey = Parameters<LifecycleSource['verdict']>[0];
 
 /** Core's `decide` on the compiled table for every call, once its caller is known (as nginx's Lua). */
 function rulebookHook(
@@ -157,13 +151,8 @@ function rulebookHook(
     if (decision.outcome === 'refuse' && decision.rule === 'method') return void call.reply.headers(decision.headers);
     // Nearly every call of a current version: nothing to send, count or note (measured: touching the
     // request's state and reply for nothing cost more than the decision itself).
-    if (
-      decision.outcome === 'allow' &&
-      !decision.deprecated &&
-      decision.rule === undefined &&
-      isEmpty(decision.headers)
-    )
-      return;
+    const quiet = decision.outcome === 'allow' && !decision.deprecated && decision.rule === undefined;
+    if (quiet && isEmpty(decision.headers)) return;
     apply({ call, table, client }, decision);
   };
   // Named: the pipeline lists it as the `lifecycle:rulebook` step.

@@ -193,12 +193,7 @@ function checkForward(options: { forward: ForwardOptions; names: string[]; hasHa
   const { forward, names } = options;
   const errors: string[] = [];
   if (options.hasHandlers) errors.push('give handlers or forward, not both');
-  if (
-    typeof forward !== 'object' ||
-    forward === null ||
-    typeof forward.upstreams !== 'object' ||
-    forward.upstreams === null
-  )
+  if (typeof forward !== 'object' || forward === null || typeof forward.upstreams !== 'object' || !forward.upstreams)
     return [...errors, 'forward must be { upstreams: { v1: "http://…" }, timeoutMs? }'];
   for (const name of names) {
     const url = forward.upstreams[name];

@@ -49,10 +49,9 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   const lifecycle: LifecycleSource = isLifecycleSource(o.lifecycle)
     ? o.lifecycle
     : createConfigLifecycle({ config: o.lifecycle, clock, prefix, versions: bundle.versions.map((v) => v.name) });
-  if ('warnings' in lifecycle && Array.isArray(lifecycle.warnings)) {
+  if ('warnings' in lifecycle && Array.isArray(lifecycle.warnings))
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
-  }
   defaultSteps(app, pluginSteps, prefix);
   // In this order: without the loop's list, a phase's steps run in the order they are installed.
   provideSteps({ app, prefix }, [[negotiationKey, { prefix }]]);
@@ -176,10 +175,9 @@ function elementHeaders(
       },
     });
     if (o.onUsage) {
-      const base = { version: version.name, endpoint: `${operation.method} ${operation.path}` };
-      const clientId = o.clientIdOf(request);
-      const at = o.clock.now();
-      for (const e of used) o.onUsage({ ...base, clientId, at, element: e.element }, request);
+      const endpoint = `${operation.method} ${operation.path}`;
+      const base = { version: version.name, endpoint, clientId: o.clientIdOf(request), at: o.clock.now() };
+      for (const e of used) o.onUsage({ ...base, element: e.element }, request);
     }
     const state = stateOf(request);
     state.deprecatedElements = used.map((e) => e.element);
@@ -213,16 +211,8 @@ function registerOpenApiRoutes(
       // Built per request: deprecations and sunsets can change while the service runs.
       const deprecations = o.lifecycle.elements?.() ?? [];
       const guides = o.lifecycle.migrationUrl?.bind(o.lifecycle);
-      const elements =
-        deprecations.length > 0
-          ? {
-              elements: {
-                deprecations,
-                now: o.clock.now(),
-                ...(guides ? { guideOf: (e: ElementDeprecation) => guides(e.version) } : {}),
-              },
-            }
-          : {};
+      const guideOf = guides ? { guideOf: (e: ElementDeprecation) => guides(e.version) } : {};
+      const elements = deprecations.length > 0 ? { elements: { deprecations, now: o.clock.now(), ...guideOf } } : {};
       const verdict = (op: { method: string; path: string }) =>
         o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
       const input = {

@@ -74,10 +74,7 @@ export const telemetryStep = defineStep({
 });
 
 /** The `versionary.*` attributes of a call, from what its steps wrote in the request state. */
-function callFactsOf(
-  request: FastifyRequest,
-  o: { scope: ApiScope; clientOf: ((request: FastifyRequest) => string | undefined) | undefined },
-) {
+function callFactsOf(request: FastifyRequest, o: { scope: ApiScope } & Pick<TelemetryOptions, 'clientOf'>) {
   const route = routeUrlOf(request);
   const version = o.scope.versionOf(route ?? request.url);
   if (version === undefined) return undefined;

@@ -190,15 +190,12 @@ export class ThinReply {
     if (payload === undefined || payload === null) {
       if (status >= 200 && status !== 204 && status !== 304 && this.request.method !== 'HEAD')
         head['content-length'] = '0';
-      res.writeHead(status, head);
-      res.end();
-      return;
+      return void res.writeHead(status, head).end();
     }
     if ((status >= 100 && status < 200) || status === 204) {
       delete head['content-type'];
       delete head['content-length'];
-      res.writeHead(status, head);
-      res.end();
+      res.writeHead(status, head).end();
       if (isStream(payload)) payload.on('error', noop).resume();
       return;
     }
@@ -207,8 +204,7 @@ export class ThinReply {
     const length = head['content-length'];
     if (!length || (this.request.method !== 'HEAD' && Number(length) !== Buffer.byteLength(bytes)))
       head['content-length'] = String(Buffer.byteLength(bytes));
-    res.writeHead(status, head);
-    res.end(bytes);
+    res.writeHead(status, head).end(bytes);
   }
 }
 

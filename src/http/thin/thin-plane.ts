@@ -42,11 +42,9 @@ const runnable = new WeakMap<RoutePlan, boolean>();
 
 function thinPlan(plan: RoutePlan): boolean {
   let ok = runnable.get(plan);
-  if (ok === undefined) {
-    // A plan with a step not marked `thin` (a team's own hook, a body's check) is Fastify's.
-    ok = plan.thin && Object.keys(plan.stages).every((s) => thinStages.has(s));
-    runnable.set(plan, ok);
-  }
+  // A plan with a step not marked `thin` (a team's own hook, a body's check) is Fastify's.
+  if (ok === undefined)
+    runnable.set(plan, (ok = plan.thin && Object.keys(plan.stages).every((s) => thinStages.has(s))));
   return ok;
 }
 
