@@ -116,15 +116,26 @@ export function tableErrorOf(tables: DecisionTableSource, problem: ProblemRow): 
   );
 }
 
-/** The error a refusal's problem was rendered from, with the headers the rule filled in (`retry-after`, `allow`). */
-export function tableRefusal(tables: DecisionTableSource, decision: Decision & { outcome: 'refuse' }): VersionaryError {
+/**
+ * The error a refusal's problem was rendered from, with what the rule filled in: its detail (`{version}`,
+ * `{method}`) and headers (`retry-after`, `allow`), over `headers` (the decision's own, where the caller
+ * sends them too). All else the error carries stays, its field `errors` included.
+ */
+export function tableRefusal(
+  tables: DecisionTableSource,
+  decision: Decision & { outcome: 'refuse' },
+  headers: Readonly<Record<string, string>> = {},
+): VersionaryError {
   const { problem } = decision;
   const error = tableErrorOf(tables, problem);
-  if (Object.keys(problem.headers).length === 0) return error;
+  const { code, detail, errors, extensions } = error;
+  const filled = { ...headers, ...problem.headers };
+  if (Object.keys(filled).length === 0 && problem.body.detail === detail) return error;
   return new VersionaryError({
-    code: error.code,
+    code,
     detail: problem.body.detail,
-    extensions: error.extensions,
-    headers: { ...error.headers, ...problem.headers },
+    errors,
+    extensions,
+    headers: { ...headers, ...error.headers, ...problem.headers },
   });
 }

@@ -89,8 +89,7 @@ export function unroutedDecisionOf(
       if (client !== undefined) facts.principal = { client, roles: [] };
       const decision = decide(facts, table);
       if (decision.outcome === 'allow' || decision.rule === 'method') return null;
-      const { code, detail, errors, extensions, headers } = tableRefusal(tables, decision);
-      return new VersionaryError({ code, detail, errors, extensions, headers: { ...decision.headers, ...headers } });
+      return tableRefusal(tables, decision, decision.headers);
     });
 }
 
