@@ -100,16 +100,17 @@ export function matching<Q>(query: Q, values: Row): Q {
 }
 
 /** One page of `limit` records in id order: a row more is read, to know whether another page follows. */
-export async function readPage<T extends { id: number }>(
-  query: unknown,
+export async function readPage<DB, TB extends keyof DB, O, T extends { id: number }>(
+  query: SelectQueryBuilder<DB, TB, O>,
   limit: number,
-  toRecord: (row: never) => T,
+  toRecord: (row: O) => T,
 ): Promise<Page<T>> {
-  const q = query as SelectQueryBuilder<Record<string, Row>, string, Row>;
+  // Every paged table keys its rows by `id`, which the generic table names cannot show.
+  const q = query as unknown as SelectQueryBuilder<Record<string, Row>, string, O>;
   const rows = await q
     .orderBy('id')
     .limit(limit + 1)
     .execute();
-  const items = rows.slice(0, limit).map((row) => toRecord(row as never));
+  const items = rows.slice(0, limit).map((row) => toRecord(row));
   return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
 }
