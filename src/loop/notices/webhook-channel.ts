@@ -108,10 +108,10 @@ function post(options: {
     );
     // An overall deadline, not an idle timeout: a receiver sending a byte every few seconds never
     // goes idle, and would hold the delivery for as long as it likes.
-    const late = Object.assign(new Error(`the delivery did not finish within ${options.timeoutMs} ms`), {
-      code: 'ETIMEDOUT',
-    });
-    const deadline = setTimeout(() => request.destroy(late), options.timeoutMs);
+    // The error is built when the deadline passes: most deliveries never need it.
+    const late = () =>
+      Object.assign(new Error(`the delivery did not finish within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' });
+    const deadline = setTimeout(() => request.destroy(late()), options.timeoutMs);
     deadline.unref();
     request.on('error', (error) => {
       clearTimeout(deadline);

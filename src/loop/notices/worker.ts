@@ -138,13 +138,16 @@ async function deliverNotice(deliveries: Deliveries, row: OutboxNotice): Promise
   let failure: DeliveryFailure;
   try {
     const reason = `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms`;
-    await withDeadline(deliveryTimeoutMs, new DeliveryFailure({ transient: true, reason }), (signal) =>
-      deliveries.byName.get(row.channel)!.deliver!({
-        id: `ntc_${row.id}`,
-        recipient: row.recipient,
-        payload: JSON.parse(row.payload) as NoticePayload,
-        signal,
-      }),
+    await withDeadline(
+      deliveryTimeoutMs,
+      () => new DeliveryFailure({ transient: true, reason }),
+      (signal) =>
+        deliveries.byName.get(row.channel)!.deliver!({
+          id: `ntc_${row.id}`,
+          recipient: row.recipient,
+          payload: JSON.parse(row.payload) as NoticePayload,
+          signal,
+        }),
     );
     await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
     return 'sent';
@@ -169,10 +172,10 @@ async function deliverNotice(deliveries: Deliveries, row: OutboxNotice): Promise
   return 'retrying';
 }
 
-/** Run `work`, aborting it and rejecting with `failure` after `ms`; the timer ends with the race. */
-async function withDeadline(ms: number, failure: Error, work: (signal: AbortSignal) => unknown): Promise<void> {
+/** Run `work`, aborting it and rejecting with `failure()` after `ms` (built only then); the timer ends with the race. */
+async function withDeadline(ms: number, failure: () => Error, work: (signal: AbortSignal) => unknown): Promise<void> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(failure), ms);
+  const timer = setTimeout(() => abort.abort(failure()), ms);
   const timedOut = new Promise<never>((_resolve, reject) => {
     abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error));
   });
