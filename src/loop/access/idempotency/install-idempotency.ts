@@ -63,7 +63,8 @@ export const idempotencyRecordStep = defineStep({
   phase: 'respond',
   appliesTo: onPost,
   create: (options) => (request, reply, payload) => {
-    if (claimSlot.get(request)) return complete(options, reply, payload);
+    const claim = claimSlot.get(request);
+    if (claim) return complete(options, claim, { reply, payload });
   },
 });
 
@@ -119,8 +120,11 @@ async function claim(options: IdempotencyOptions, reply: FastifyReply, header: s
   return reply.serializer(String).send(response.body);
 }
 
-async function complete(options: IdempotencyOptions, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  const claim = claimSlot.get(reply.request)!;
+async function complete(
+  options: IdempotencyOptions,
+  claim: Claim,
+  { reply, payload }: { reply: FastifyReply; payload: unknown },
+): Promise<unknown> {
   claimSlot.set(reply.request, undefined);
   if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
     await options.store.abandon(claim);
